@@ -1,0 +1,277 @@
+"""The engine contract every game implements, and helpers the engines share.
+
+Engines are pure: no I/O, no clock, no global random, no framework import. The server
+treats every game alike through :class:`Engine`.
+
+    >>> from geniusnight.engines import get_engine
+    >>> eng = get_engine("ingenious")                          # doctest: +SKIP
+    >>> s0 = eng.setup(players=2, options={}, seed=42)         # doctest: +SKIP
+    >>> s1 = eng.apply(s0, 0, {"type": "place", ...})          # doctest: +SKIP
+
+Conventions every engine follows:
+
+- ``apply`` returns a NEW state and never changes the one it was given.
+- Every rule violation raises :class:`IllegalAction` with a stable ``code`` and a message a
+  player can read; nothing else is raised for bad input (wrong types, unknown keys ...).
+- The system acts with ``seat=None``. ``{"type": "timeout"}`` from the system applies the
+  documented default for the current phase (see ``GameInfo.timed_phases``).
+- ``view`` returns a JSON-safe dict with at least ``phase``, ``to_act`` (sorted list),
+  ``scores`` (a list indexed by seat), ``over`` and, once over, ``result``
+  (``{"winners": [...], "scores": [...]}``). The seed and PRNG state never appear in it.
+- All randomness comes from :class:`Rng`, whose state is part of the game state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any, Protocol, TypeVar, runtime_checkable
+
+JSON = Any
+Action = dict[str, Any]
+T = TypeVar("T")
+
+
+class IllegalAction(ValueError):
+    """An action that breaks a rule. ``code`` is stable; ``message`` is for the player.
+
+    >>> e = IllegalAction("not_your_turn", "It is seat 1's turn.")
+    >>> e.code, str(e)
+    ('not_your_turn', "It is seat 1's turn.")
+    """
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def check(condition: object, code: str, message: str) -> None:
+    """Raise :class:`IllegalAction` unless ``condition`` holds."""
+    if not condition:
+        raise IllegalAction(code, message)
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One room option, described as data so the UI can draw a form for it.
+
+    ``kind`` is one of ``choice`` (``choices`` lists the values), ``int`` (``min``/``max``),
+    ``bool``, ``seat`` (a seat number or null), ``json`` (free-form, e.g. a custom deck or a
+    fixed deal; ``advanced`` options are hidden behind a toggle in the UI).
+    """
+
+    name: str
+    kind: str
+    default: JSON = None
+    label: str = ""
+    help: str = ""
+    choices: tuple[str, ...] = ()
+    min: int | None = None
+    max: int | None = None
+    advanced: bool = False
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    """A bot policy a host can pick for a bot seat."""
+
+    id: str
+    label: str
+    help: str = ""
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """What a game is, as data (after OpenSpiel's GameType)."""
+
+    id: str
+    title: str
+    min_players: int
+    max_players: int
+    summary: str = ""
+    options: tuple[OptionSpec, ...] = ()
+    bots: tuple[BotSpec, ...] = (BotSpec("random", "Random", "Plays a random legal move."),)
+    # phase name -> what the system does when that phase's time limit passes
+    timed_phases: Mapping[str, str] = field(default_factory=dict)
+    simultaneous: bool = False
+    chance: bool = True
+    hidden_information: bool = True
+
+    def to_json(self) -> dict[str, JSON]:
+        d = asdict(self)
+        d["timed_phases"] = dict(self.timed_phases)
+        return d
+
+
+@runtime_checkable
+class Engine(Protocol):
+    """The interface between a game's rules and the server (SPEC section 2)."""
+
+    info: GameInfo
+
+    def player_range(self, options: Mapping[str, JSON]) -> tuple[int, int]:
+        """Min and max players for these options (a variant may fix the count)."""
+        ...
+
+    def validate_options(self, players: int | None, options: Mapping[str, JSON]) -> dict[str, JSON]:
+        """Return the options with defaults filled in, or raise IllegalAction('bad_option').
+
+        ``players`` is None while the lobby is still filling (check what can be checked).
+        """
+        ...
+
+    def setup(self, players: int, options: Mapping[str, JSON] | None = None, seed: int = 0) -> Any:
+        ...
+
+    def apply(self, state: Any, seat: int | None, action: Action) -> Any:
+        ...
+
+    def view(self, state: Any, seat: int | None) -> dict[str, JSON]:
+        ...
+
+    def to_act(self, state: Any) -> set[int]:
+        ...
+
+    def legal_actions(self, state: Any, seat: int) -> list[Action] | None:
+        ...
+
+    def outcome(self, state: Any) -> dict[str, JSON] | None:
+        """None while running; else ``{"winners": [seats], "scores": [by seat]}``."""
+        ...
+
+    def phase(self, state: Any) -> str:
+        """The current phase name (the key for per-phase time limits)."""
+        ...
+
+    def bot_action(self, state: Any, seat: int, bot: str, seed: int) -> Action | None:
+        """The move bot policy ``bot`` makes for ``seat`` now, or None to wait (e.g. a bot
+        Solver that would rather let the race run). ``seed`` seeds the bot's own choices."""
+        ...
+
+    def dump(self, state: Any) -> dict[str, JSON]:
+        ...
+
+    def load(self, data: Mapping[str, JSON]) -> Any:
+        ...
+
+
+# --- deterministic PRNG --------------------------------------------------------------
+
+_MASK64 = (1 << 64) - 1
+
+
+class Rng:
+    """SplitMix64: tiny, fast, the same on every machine, and its whole state is one int.
+
+    Engines keep ``rng.state`` inside their game state and build an ``Rng`` from it when they
+    need randomness, so copying a state copies its PRNG.
+
+    >>> r = Rng.from_seed(42)
+    >>> [r.randbelow(10) for _ in range(5)]
+    [3, 8, 1, 0, 6]
+    >>> Rng.from_seed(42).shuffled([1, 2, 3, 4]) == Rng.from_seed(42).shuffled([1, 2, 3, 4])
+    True
+    """
+
+    __slots__ = ("state",)
+
+    def __init__(self, state: int) -> None:
+        self.state = state & _MASK64
+
+    @classmethod
+    def from_seed(cls, seed: int | str) -> Rng:
+        if isinstance(seed, str):
+            h = 1469598103934665603  # FNV-1a, so string seeds are stable across runs
+            for b in seed.encode():
+                h = ((h ^ b) * 1099511628211) & _MASK64
+            seed = h
+        return cls((seed * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) & _MASK64)
+
+    def next64(self) -> int:
+        self.state = (self.state + 0x9E3779B97F4A7C15) & _MASK64
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+        return z ^ (z >> 31)
+
+    def randbelow(self, n: int) -> int:
+        """Uniform in ``range(n)`` (rejection sampling, no modulo bias)."""
+        if n <= 0:
+            raise ValueError("n must be positive")
+        limit = (1 << 64) - ((1 << 64) % n)
+        while True:
+            x = self.next64()
+            if x < limit:
+                return x % n
+
+    def random(self) -> float:
+        return (self.next64() >> 11) / float(1 << 53)
+
+    def choice(self, seq: Sequence[T]) -> T:
+        return seq[self.randbelow(len(seq))]
+
+    def shuffle(self, items: list[T]) -> None:
+        """Fisher-Yates in place."""
+        for i in range(len(items) - 1, 0, -1):
+            j = self.randbelow(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+    def shuffled(self, items: Iterable[T]) -> list[T]:
+        out = list(items)
+        self.shuffle(out)
+        return out
+
+
+# --- small shared helpers ---------------------------------------------------------------
+
+
+def seats_from(start: int, players: int) -> list[int]:
+    """Seats in table order beginning at ``start``.
+
+    >>> seats_from(2, 4)
+    [2, 3, 0, 1]
+    """
+    return [(start + i) % players for i in range(players)]
+
+
+def require_type(action: object, *types: str) -> str:
+    """Check an action is a dict with a known ``type`` and return that type."""
+    check(isinstance(action, dict), "malformed", "An action must be a JSON object.")
+    assert isinstance(action, dict)
+    kind = action.get("type")
+    check(isinstance(kind, str), "malformed", "An action needs a 'type'.")
+    assert isinstance(kind, str)
+    check(kind in types, "unknown_action", f"Unknown action type {kind!r}.")
+    return kind
+
+
+def winners_by_max(scores: Sequence[int | float]) -> list[int]:
+    """Every seat with the top score (ties share).
+
+    >>> winners_by_max([3, 7, 7])
+    [1, 2]
+    """
+    top = max(scores)
+    return [s for s, v in enumerate(scores) if v == top]
+
+
+def option_bool(options: Mapping[str, JSON], name: str, default: bool) -> bool:
+    value = options.get(name, default)
+    check(isinstance(value, bool), "bad_option", f"Option {name!r} must be true or false.")
+    return bool(value)
+
+
+def option_seat(options: Mapping[str, JSON], name: str, players: int | None) -> int:
+    value = options.get(name, 0)
+    if value is None:
+        return 0
+    check(
+        isinstance(value, int) and not isinstance(value, bool) and value >= 0,
+        "bad_option",
+        f"Option {name!r} must be a seat number.",
+    )
+    assert isinstance(value, int)
+    if players is not None:
+        check(value < players, "bad_option", f"Option {name!r}: there is no seat {value}.")
+    return value
