@@ -1,0 +1,81 @@
+"""Command line: ``geniusnight serve``, ``geniusnight db upgrade``, ``geniusnight replay``."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def db_upgrade(url: str | None = None) -> None:
+    from alembic import command
+    from alembic.config import Config
+
+    from .settings import Settings
+
+    settings = Settings()
+    url = url or settings.database_url
+    path = Settings(database_url=url).sqlite_path()
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    cfg = Config(str(ROOT / "alembic.ini"))
+    cfg.set_main_option("script_location", str(ROOT / "alembic"))
+    cfg.attributes["url"] = url
+    cfg.attributes["configure_logger"] = False
+    command.upgrade(cfg, "head")
+
+
+def serve(host: str | None, port: int | None, database_url: str | None, migrate: bool) -> None:
+    import uvicorn
+
+    if database_url:
+        os.environ["GENIUSNIGHT_DATABASE_URL"] = database_url
+    from .settings import Settings
+
+    settings = Settings()
+    if migrate:
+        db_upgrade(settings.database_url)
+    if settings.env != "production" and not settings.admin_token:
+        import secrets
+
+        token = secrets.token_urlsafe(24)
+        os.environ["GENIUSNIGHT_ADMIN_TOKEN"] = token
+        print(
+            f"Admin console: http://{host or settings.host}:{port or settings.port}/admin  token: {token}",
+            flush=True,
+        )
+    uvicorn.run(
+        "geniusnight.server.app:create_app",
+        factory=True,
+        host=host or settings.host,
+        port=port or settings.port,
+        ws_max_size=1 << 20,  # frames over 16 KiB get a clear error frame, not a dropped socket
+        log_level="info",
+        proxy_headers=True,
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="geniusnight", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    p_serve = sub.add_parser("serve", help="serve the web app")
+    p_serve.add_argument("--host")
+    p_serve.add_argument("--port", type=int)
+    p_serve.add_argument("--database-url")
+    p_serve.add_argument("--no-migrate", action="store_true", help="do not run migrations first")
+    p_db = sub.add_parser("db", help="database tasks")
+    p_db.add_argument("action", choices=["upgrade"])
+    p_db.add_argument("--database-url")
+    args = parser.parse_args(argv)
+    if args.command == "serve":
+        serve(args.host, args.port, args.database_url, not args.no_migrate)
+    elif args.command == "db":
+        db_upgrade(args.database_url)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""The web server: rooms, storage, realtime fan-out, pages and admin."""

@@ -1,0 +1,275 @@
+"""The HTTP API (SPEC section 6). Thin routes: the work is in :mod:`.rooms`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request, Response
+from pydantic import BaseModel, Field
+
+from ..db import Game, Member, Room
+from ..engines import ENGINES
+from .deps import RoomServiceDep, ServicesDep, cookie_name, seat_token
+from .rooms import ApiError, RoomService, chat_json
+
+router = APIRouter(prefix="/api", tags=["rooms"])
+
+
+class CreateRoom(BaseModel):
+    game: str = Field(examples=["ingenious"])
+    options: dict[str, Any] = Field(default_factory=dict)
+    name: str = Field(description="Your name, at most 32 characters", examples=["Ada"])
+    time_limits: dict[str, int] | None = Field(
+        default=None, description="Seconds per phase (see the game's timed_phases)"
+    )
+
+
+class Joined(BaseModel):
+    room_id: str
+    token: str | None = Field(description="Your seat token (null if you already had one)")
+    seat: int | None = Field(description="Your seat, or null for a spectator")
+    member_id: int
+    invite_url: str | None = None
+
+
+class JoinRoom(BaseModel):
+    name: str = Field(examples=["Grace"])
+
+
+class UpdateRoom(BaseModel):
+    options: dict[str, Any] | None = None
+    time_limits: dict[str, int] | None = None
+
+
+class AddBot(BaseModel):
+    bot: str | None = Field(
+        default=None, description="A bot id from the game's info; default the strongest"
+    )
+    name: str | None = None
+
+
+class PassHost(BaseModel):
+    seat: int
+
+
+class ChatIn(BaseModel):
+    text: str
+
+
+def _set_cookie(request: Request, response: Response, room_id: str, token: str) -> None:
+    services = request.app.state.services
+    response.set_cookie(
+        cookie_name(room_id),
+        token,
+        max_age=60 * 60 * 24 * 30,
+        httponly=True,
+        samesite="lax",
+        secure=services.settings.secure_cookies,
+        path="/",
+    )
+
+
+def _invite_url(request: Request, room: Room) -> str:
+    base = request.app.state.services.settings.public_url or str(request.base_url).rstrip("/")
+    return f"{base}/join/{room.invite}"
+
+
+async def _caller(svc: RoomService, request: Request, room_id: str) -> tuple[Room, Member | None]:
+    room = await svc.room(room_id)
+    return room, await svc.member_by_token(room_id, seat_token(request, room_id))
+
+
+async def _host(svc: RoomService, request: Request, room_id: str) -> Room:
+    room, member = await _caller(svc, request, room_id)
+    svc.require_host(room, member)
+    return room
+
+
+@router.get("/games", summary="The games and their options")
+async def list_games() -> list[dict[str, Any]]:
+    return [engine.info.to_json() for engine in ENGINES.values()]
+
+
+@router.post("/rooms", response_model=Joined, summary="Create a room; you are its host")
+async def create_room(
+    body: CreateRoom, request: Request, response: Response, svc: RoomServiceDep
+) -> Joined:
+    room, member, token = await svc.create(body.game, body.options, body.name, body.time_limits)
+    await svc.s.commit()
+    _set_cookie(request, response, room.id, token)
+    return Joined(
+        room_id=room.id,
+        token=token,
+        seat=member.seat,
+        member_id=member.id,
+        invite_url=_invite_url(request, room),
+    )
+
+
+@router.post("/join/{invite}", response_model=Joined, summary="Join by invite: a seat, or watch")
+async def join_room(
+    invite: str,
+    body: JoinRoom,
+    request: Request,
+    response: Response,
+    svc: RoomServiceDep,
+    services: ServicesDep,
+) -> Joined:
+    room = await svc.room_by_invite(invite)
+    # a token for this room (cookie or bearer) brings its owner back to the same seat
+    member, new_token = await svc.join(room, body.name, seat_token(request, room.id))
+    await svc.s.commit()
+    if new_token is not None:
+        _set_cookie(request, response, room.id, new_token)
+        await services.publish_room(room.id)
+    return Joined(room_id=room.id, token=new_token, seat=member.seat, member_id=member.id)
+
+
+@router.get("/rooms/{room_id}", summary="The room: seats, status, game")
+async def get_room(
+    room_id: str, request: Request, svc: RoomServiceDep, services: ServicesDep
+) -> dict[str, Any]:
+    room, member = await _caller(svc, request, room_id)
+    snap = await svc.snapshot(room, services.hub.online_members(room_id))
+    snap["you"] = _you(room, member)
+    return snap
+
+
+def _you(room: Room, member: Member | None) -> dict[str, Any] | None:
+    if member is None:
+        return None
+    return {
+        "member_id": member.id,
+        "name": member.name,
+        "seat": member.seat,
+        "host": member.id == room.host_member_id,
+    }
+
+
+@router.patch("/rooms/{room_id}", summary="Host: change options or time limits")
+async def update_room(
+    room_id: str, body: UpdateRoom, request: Request, svc: RoomServiceDep, services: ServicesDep
+) -> dict[str, Any]:
+    room = await _host(svc, request, room_id)
+    await svc.update(room, body.options, body.time_limits)
+    await svc.s.commit()
+    await services.publish_room(room_id)
+    return await svc.snapshot(room, services.hub.online_members(room_id))
+
+
+@router.post("/rooms/{room_id}/bots", summary="Host: add a bot seat")
+async def add_bot(
+    room_id: str,
+    request: Request,
+    svc: RoomServiceDep,
+    services: ServicesDep,
+    body: AddBot | None = None,
+) -> dict[str, Any]:
+    room = await _host(svc, request, room_id)
+    body = body or AddBot()
+    member = await svc.add_bot(room, body.bot, body.name)
+    await svc.s.commit()
+    await services.publish_room(room_id)
+    return {"seat": member.seat, "name": member.name, "bot": member.bot}
+
+
+@router.delete(
+    "/rooms/{room_id}/seats/{seat}", summary="Host: kick (a bot takes over a running seat)"
+)
+async def kick(
+    room_id: str, seat: int, request: Request, svc: RoomServiceDep, services: ServicesDep
+) -> dict[str, Any]:
+    room = await _host(svc, request, room_id)
+    target = await svc.kick(room, seat)
+    await svc.s.commit()
+    if room.current_game_id is not None and room.status == "playing":
+        game = await svc.s.get(Game, room.current_game_id)
+        live = services.games.live.get(room.current_game_id)
+        if live is not None and game is not None:
+            live.seats = list(game.seats)
+            services.driver.schedule(live)
+    await services.bus.publish(
+        {
+            "kind": "kicked",
+            "room": room_id,
+            "member": target.id,
+            "message": "The host removed you from the room.",
+        }
+    )
+    await services.publish_room(room_id)
+    return {"kicked": seat}
+
+
+@router.post("/rooms/{room_id}/host", summary="Host: pass the host role to another seat")
+async def pass_host(
+    room_id: str, body: PassHost, request: Request, svc: RoomServiceDep, services: ServicesDep
+) -> dict[str, Any]:
+    room = await _host(svc, request, room_id)
+    await svc.pass_host(room, body.seat)
+    await svc.s.commit()
+    await services.publish_room(room_id)
+    return {"host_seat": body.seat}
+
+
+async def _begin(
+    room_id: str, request: Request, svc: RoomService, services: Any, rematch: bool
+) -> dict[str, Any]:
+    room = await _host(svc, request, room_id)
+    game = await (svc.rematch(room) if rematch else svc.start(room))
+    await svc.s.commit()
+    live = await services.games.get(game.id)
+    await services.publish_room(room_id)
+    await services.publish_state(live)
+    services.driver.schedule(live)
+    return {"game_id": game.id, "seq": live.seq}
+
+
+@router.post("/rooms/{room_id}/start", summary="Host: start the game")
+async def start(
+    room_id: str, request: Request, svc: RoomServiceDep, services: ServicesDep
+) -> dict[str, Any]:
+    return await _begin(room_id, request, svc, services, rematch=False)
+
+
+@router.post("/rooms/{room_id}/rematch", summary="Host: a new game with the same players")
+async def rematch(
+    room_id: str, request: Request, svc: RoomServiceDep, services: ServicesDep
+) -> dict[str, Any]:
+    return await _begin(room_id, request, svc, services, rematch=True)
+
+
+@router.get("/rooms/{room_id}/chat", summary="Recent chat messages")
+async def get_chat(room_id: str, request: Request, svc: RoomServiceDep) -> list[dict[str, Any]]:
+    room, member = await _caller(svc, request, room_id)
+    if member is None:
+        raise ApiError(401, "not_member", "You are not in this room.")
+    return await svc.recent_chat(room.id)
+
+
+@router.post("/rooms/{room_id}/chat", summary="Say something in the room")
+async def post_chat(
+    room_id: str, body: ChatIn, request: Request, svc: RoomServiceDep, services: ServicesDep
+) -> dict[str, Any]:
+    room, member = await _caller(svc, request, room_id)
+    if member is None:
+        raise ApiError(401, "not_member", "You are not in this room.")
+    msg = await svc.chat(room, member, body.text)
+    await svc.s.commit()
+    payload = chat_json(msg)
+    await services.bus.publish({"kind": "chat", "room": room_id, "chat": payload})
+    return payload
+
+
+@router.get(
+    "/rooms/{room_id}/view", summary="Your own view of the current game (as over the websocket)"
+)
+async def my_view(
+    room_id: str, request: Request, svc: RoomServiceDep, services: ServicesDep
+) -> dict[str, Any]:
+    room, member = await _caller(svc, request, room_id)
+    if member is None:
+        raise ApiError(401, "not_member", "You are not in this room.")
+    if room.current_game_id is None:
+        raise ApiError(409, "no_game", "No game has started in this room.")
+    live = await services.games.get(room.current_game_id)
+    return {"game_id": live.id, "seq": live.seq, "view": live.view(member.seat)}

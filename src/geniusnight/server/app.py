@@ -1,0 +1,118 @@
+"""The FastAPI application: wiring of settings, storage, live games, fan-out and routes."""
+
+from __future__ import annotations
+
+import importlib
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse
+from fastapi.staticfiles import StaticFiles
+
+from ..db import Database
+from ..engines import ENGINES, register
+from ..settings import Settings, get_settings
+from .driver import Driver
+from .games import GameService, LiveGame
+from .realtime import Bus, Hub, RedisBus
+from .rooms import ApiError, RoomService
+
+log = logging.getLogger(__name__)
+
+ROOT = Path(__file__).resolve().parents[3]
+STATIC_DIR = ROOT / "static"
+TEMPLATE_DIR = ROOT / "templates"
+
+
+@dataclass
+class Services:
+    """Everything one process holds; routes reach it through ``request.app.state``."""
+
+    settings: Settings
+    db: Database
+    games: GameService
+    hub: Hub
+    bus: Bus
+    driver: Driver
+
+    async def room_snapshot(self, room_id: str) -> dict[str, Any] | None:
+        async with self.db.sessions() as s:
+            svc = RoomService(s, self.settings.secret_key)
+            try:
+                room = await svc.room(room_id)
+            except ApiError:
+                return None
+            return await svc.snapshot(room, self.hub.online_members(room_id))
+
+    async def publish_room(self, room_id: str) -> None:
+        await self.bus.publish({"kind": "room", "room": room_id})
+
+    async def publish_state(self, live: LiveGame) -> None:
+        await self.bus.publish(
+            {"kind": "state", "room": live.room_id, "game": live.id, "seq": live.seq}
+        )
+
+
+def load_extra_engines(specs: list[str]) -> None:
+    for spec in specs:
+        module, _, attr = spec.partition(":")
+        engine = getattr(importlib.import_module(module), attr or "ENGINE")
+        if engine.info.id not in ENGINES:
+            register(engine)
+
+
+def build_services(settings: Settings) -> Services:
+    db = Database(settings.database_url)
+    games = GameService(db, multi_process=settings.redis_url is not None)
+    hub = Hub(games)
+    bus: Bus = RedisBus(hub, settings.redis_url) if settings.redis_url else Bus(hub)
+    driver = Driver(games, bus, settings.bot_delay_ms / 1000)
+    services = Services(settings, db, games, hub, bus, driver)
+    hub.room_snapshot = services.room_snapshot
+    games.on_commit.append(services.publish_state)
+    games.on_commit.append(driver.on_commit)
+    return services
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or get_settings()
+    load_extra_engines(settings.extra_engines)
+    services = build_services(settings)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        path = settings.sqlite_path()
+        if path is not None:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        await services.bus.start()
+        await services.driver.resume_all()
+        yield
+        await services.driver.stop()
+        await services.bus.stop()
+        await services.db.dispose()
+
+    app = FastAPI(
+        title="Genius Night",
+        version="0.1.0",
+        summary="Rooms, seats and live play for Genius Idea, Ingenious and Brainiac or IDIOT!",
+        lifespan=lifespan,
+    )
+    app.state.services = services
+
+    @app.exception_handler(ApiError)
+    async def _api_error(_request: Request, exc: ApiError) -> JSONResponse:
+        return JSONResponse({"code": exc.code, "message": exc.message}, status_code=exc.status)
+
+    from . import admin, api, pages, ws
+
+    app.include_router(api.router)
+    app.include_router(ws.router)
+    app.include_router(admin.router)
+    app.include_router(pages.router)
+    app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+    return app

@@ -1,0 +1,54 @@
+"""FastAPI dependencies: the process's services, a DB session, the caller's seat token."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import TYPE_CHECKING, Annotated
+
+from fastapi import Depends, Request
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from .rooms import RoomService
+
+if TYPE_CHECKING:
+    from .app import Services
+
+COOKIE_PREFIX = "gn_seat_"
+
+
+def cookie_name(room_id: str) -> str:
+    return COOKIE_PREFIX + room_id
+
+
+def get_services(request: Request) -> Services:
+    return request.app.state.services
+
+
+ServicesDep = Annotated["Services", Depends(get_services)]
+
+
+async def get_session(request: Request) -> AsyncIterator[AsyncSession]:
+    async with get_services(request).db.sessions() as s:
+        yield s
+
+
+SessionDep = Annotated[AsyncSession, Depends(get_session)]
+
+
+async def get_room_service(request: Request, session: SessionDep) -> RoomService:
+    return RoomService(session, get_services(request).settings.secret_key)
+
+
+RoomServiceDep = Annotated[RoomService, Depends(get_room_service)]
+
+
+def bearer_token(request: Request) -> str | None:
+    auth = request.headers.get("authorization", "")
+    if auth.lower().startswith("bearer "):
+        return auth[7:].strip() or None
+    return None
+
+
+def seat_token(request: Request, room_id: str) -> str | None:
+    """A seat token from ``Authorization: Bearer`` or the room's HttpOnly cookie."""
+    return bearer_token(request) or request.cookies.get(cookie_name(room_id))

@@ -1,0 +1,126 @@
+"""Bots and phase clocks: the server's own moves, made through the same pipeline as a player's.
+
+After every committed move the driver looks at the new state: a bot seat that must act gets
+its move (after a short "thinking" delay so people can follow), and a phase with a time
+limit gets a timer that applies the engine's ``timeout`` action as the system. Deadlines are
+stored with the game, so a restarted server picks the clocks up where they were.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import select
+
+from ..db import Game
+from ..engines import Rng
+from .games import GameService, LiveGame, derive_seed
+from .realtime import Bus
+
+log = logging.getLogger(__name__)
+
+TIMEOUT_ACTION = {"type": "timeout"}
+
+
+class Driver:
+    def __init__(self, games: GameService, bus: Bus, bot_delay: float) -> None:
+        self.games = games
+        self.bus = bus
+        self.bot_delay = bot_delay
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._timers: dict[int, datetime] = {}  # game id -> deadline a timer sleeps toward
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def on_commit(self, live: LiveGame) -> None:
+        self.schedule(live)
+
+    def schedule(self, live: LiveGame) -> None:
+        if live.over:
+            return
+        to_act = live.engine.to_act(live.state)
+        if any(seat in to_act for seat in live.bot_seats()):
+            self._spawn(self._bot_turn(live.id, live.seq))
+        if live.deadline_at is not None and self._timers.get(live.id) != live.deadline_at:
+            self._timers[live.id] = live.deadline_at
+            self._spawn(self._timer(live.id, live.deadline_at))
+
+    async def _bot_turn(self, game_id: int, seq: int) -> None:
+        await asyncio.sleep(self.bot_delay)
+        live = await self.games.get(game_id)
+        if live.seq != seq or live.over:
+            return  # a newer move scheduled its own turn
+        if not await self.bus.claim(f"bot:{game_id}:{seq}", 60):
+            return
+        to_act = live.engine.to_act(live.state)
+        for seat, bot in sorted(live.bot_seats().items()):
+            if seat not in to_act:
+                continue
+            action = await asyncio.to_thread(self.choose, live, seat, bot)
+            if action is None:
+                continue  # this bot waits (e.g. lets the race run)
+            outcome = await self.games.submit(game_id, seat, action, ref=f"bot-{seq}-{seat}")
+            if not outcome.ok and outcome.code != "conflict":
+                log.error(
+                    "bot %s in game %s made an illegal move: %s", bot, game_id, outcome.message
+                )
+                fallback = self.random_action(live, seat, seq)
+                if fallback is not None:
+                    await self.games.submit(game_id, seat, fallback, ref=f"bot-{seq}-{seat}-fb")
+            return  # the committed move schedules the next bot turn
+
+    def choose(self, live: LiveGame, seat: int, bot: str) -> dict[str, Any] | None:
+        seed = derive_seed(live.seed, live.seq, seat)
+        try:
+            return live.engine.bot_action(live.state, seat, bot, seed)
+        except Exception:
+            log.exception("bot %s crashed in game %s", bot, live.id)
+            return self.random_action(live, seat, live.seq)
+
+    @staticmethod
+    def random_action(live: LiveGame, seat: int, seq: int) -> dict[str, Any] | None:
+        legal = live.engine.legal_actions(live.state, seat)
+        if not legal:
+            return None
+        return Rng.from_seed(derive_seed(live.seed, seq, seat, "fallback")).choice(legal)
+
+    async def _timer(self, game_id: int, deadline: datetime) -> None:
+        delay = (deadline - datetime.now(UTC)).total_seconds()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        live = await self.games.get(game_id)
+        if self._timers.get(game_id) == deadline:
+            del self._timers[game_id]
+        if live.over or live.deadline_at != deadline:
+            return  # the phase ended in time, or its clock restarted
+        if not await self.bus.claim(f"timeout:{game_id}:{live.deadline_seq}", 60):
+            return
+        outcome = await self.games.submit(
+            game_id, None, dict(TIMEOUT_ACTION), ref=f"timeout-{live.deadline_seq}"
+        )
+        if not outcome.ok:
+            log.error("timeout in game %s refused: %s", game_id, outcome.message)
+
+    async def resume_all(self) -> None:
+        """After a (re)start: pick up every running game's bots and clocks."""
+        async with self.games.db.sessions() as s:
+            ids = (await s.execute(select(Game.id).where(Game.finished_at.is_(None)))).scalars()
+            game_ids = list(ids)
+        for game_id in game_ids:
+            try:
+                live = await self.games.get(game_id)
+            except Exception:
+                log.exception("could not load game %s", game_id)
+                continue
+            self.schedule(live)
+
+    async def stop(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)

@@ -1,0 +1,270 @@
+"""Live games: the move pipeline between a seat's action and the committed log.
+
+Every accepted move goes through :meth:`GameService.submit`: under the game's lock it is
+checked by the engine, written as the next ``seq`` and committed, and only then acknowledged
+and fanned out. State is rebuilt by replaying the log through the engine.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+
+from ..db import Database, Game, Move, RefusedAction, Room
+from ..engines import Engine, IllegalAction, get_engine
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class LiveGame:
+    """One game's current state, cached in this process."""
+
+    id: int
+    room_id: str
+    engine: Engine
+    options: dict[str, Any]
+    seed: int
+    players: int
+    seats: list[dict[str, Any]]
+    time_limits: dict[str, Any]
+    state: Any
+    seq: int = 0
+    refs: dict[tuple[int | None, str], int] = field(default_factory=dict)
+    deadline_at: datetime | None = None
+    deadline_seq: int | None = None
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    @property
+    def over(self) -> bool:
+        return self.engine.outcome(self.state) is not None
+
+    def bot_seats(self) -> dict[int, str]:
+        return {i: s["bot"] for i, s in enumerate(self.seats) if s.get("bot")}
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        return self.engine.view(self.state, seat)
+
+
+@dataclass
+class Outcome:
+    """What became of a submitted action."""
+
+    ok: bool
+    seq: int
+    code: str = ""
+    message: str = ""
+    duplicate: bool = False
+
+
+def derive_seed(*parts: object) -> int:
+    """A stable 63-bit seed from parts (bot choices must not depend on Python's hash salt)."""
+    digest = hashlib.sha256("|".join(map(str, parts)).encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+class GameService:
+    """Loads, caches and advances games. One per process."""
+
+    def __init__(self, db: Database, *, multi_process: bool = False) -> None:
+        self.db = db
+        self.multi_process = multi_process
+        self.live: dict[int, LiveGame] = {}
+        self._load_locks: dict[int, asyncio.Lock] = {}
+        # called after each committed move (fan-out and the bot/timer driver hook in here)
+        self.on_commit: list[Callable[[LiveGame], Awaitable[None]]] = []
+
+    # --- loading ---------------------------------------------------------------------
+
+    async def get(self, game_id: int) -> LiveGame:
+        live = self.live.get(game_id)
+        if live is not None:
+            return live
+        lock = self._load_locks.setdefault(game_id, asyncio.Lock())
+        async with lock:
+            live = self.live.get(game_id)
+            if live is None:
+                live = await self._load(game_id)
+                self.live[game_id] = live
+        return live
+
+    async def _load(self, game_id: int) -> LiveGame:
+        async with self.db.sessions() as s:
+            game = await s.get(Game, game_id)
+            if game is None:
+                raise KeyError(f"no game {game_id}")
+            engine = get_engine(game.engine)
+            live = LiveGame(
+                id=game.id,
+                room_id=game.room_id,
+                engine=engine,
+                options=dict(game.options),
+                seed=game.seed,
+                players=game.players,
+                seats=list(game.seats),
+                time_limits=dict(game.time_limits or {}),
+                state=engine.setup(game.players, game.options, game.seed),
+                deadline_at=_aware(game.deadline_at),
+                deadline_seq=game.deadline_seq,
+            )
+        await self._replay_new_moves(live)
+        return live
+
+    async def _replay_new_moves(self, live: LiveGame) -> bool:
+        """Apply moves other processes committed since ``live.seq``. True if any."""
+        async with self.db.sessions() as s:
+            rows = (
+                await s.execute(
+                    select(Move)
+                    .where(Move.game_id == live.id, Move.seq > live.seq)
+                    .order_by(Move.seq)
+                )
+            ).scalars()
+            moves = list(rows)
+            game = await s.get(Game, live.id) if moves else None
+        for move in moves:
+            if move.seq != live.seq + 1:
+                raise RuntimeError(f"game {live.id}: gap in the log at seq {live.seq + 1}")
+            live.state = live.engine.apply(live.state, move.seat, move.action)
+            live.seq = move.seq
+            if move.ref:
+                live.refs[(move.seat, move.ref)] = move.seq
+        if game is not None:
+            live.seats = list(game.seats)
+            live.deadline_at = _aware(game.deadline_at)
+            live.deadline_seq = game.deadline_seq
+        return bool(moves)
+
+    async def catch_up(self, game_id: int) -> LiveGame:
+        live = await self.get(game_id)
+        async with live.lock:
+            await self._replay_new_moves(live)
+        return live
+
+    def forget(self, game_id: int) -> None:
+        self.live.pop(game_id, None)
+
+    # --- the pipeline ----------------------------------------------------------------
+
+    async def submit(
+        self, game_id: int, seat: int | None, action: Any, ref: str | None = None
+    ) -> Outcome:
+        live = await self.get(game_id)
+        async with live.lock:
+            for _attempt in range(5):
+                if self.multi_process:
+                    await self._replay_new_moves(live)
+                outcome = await self._try_commit(live, seat, action, ref)
+                if outcome is not None:
+                    break
+                # another process committed this seq first: reload, re-validate, retry
+            else:
+                return Outcome(False, live.seq, "conflict", "The game moved on; try again.")
+        if outcome.ok and not outcome.duplicate:
+            for hook in self.on_commit:
+                try:
+                    await hook(live)
+                except Exception:  # a fan-out failure must not undo a committed move
+                    log.exception("on_commit hook failed for game %s", live.id)
+        return outcome
+
+    async def _try_commit(
+        self, live: LiveGame, seat: int | None, action: Any, ref: str | None
+    ) -> Outcome | None:
+        if ref is not None and (seat, ref) in live.refs:
+            return Outcome(True, live.refs[(seat, ref)], duplicate=True)
+        if live.over:
+            return await self._refuse(live, seat, action, "game_over", "The game is over.")
+        try:
+            new_state = live.engine.apply(live.state, seat, action)
+        except IllegalAction as e:
+            return await self._refuse(live, seat, action, e.code, e.message)
+        except Exception:
+            log.exception("engine %s crashed on %r", live.engine.info.id, action)
+            return await self._refuse(
+                live, seat, action, "engine_error", "The server could not apply that move."
+            )
+        seq = live.seq + 1
+        now = datetime.now(UTC)
+        deadline_at, deadline_seq = self._next_deadline(live, new_state, seq, now)
+        result = live.engine.outcome(new_state)
+        try:
+            async with self.db.sessions() as s, s.begin():
+                s.add(
+                    Move(
+                        game_id=live.id, seq=seq, seat=seat, action=action, ref=ref, created_at=now
+                    )
+                )
+                game = await s.get(Game, live.id)
+                assert game is not None
+                game.last_seq = seq
+                game.last_move_at = now
+                game.deadline_at = deadline_at
+                game.deadline_seq = deadline_seq
+                if result is not None:
+                    game.result = result
+                    game.finished_at = now
+                    room = await s.get(Room, live.room_id)
+                    if room is not None and room.current_game_id == live.id:
+                        room.status = "finished"
+                        room.updated_at = now
+        except IntegrityError:
+            return None
+        live.state = new_state
+        live.seq = seq
+        live.deadline_at, live.deadline_seq = deadline_at, deadline_seq
+        if ref is not None:
+            live.refs[(seat, ref)] = seq
+        return Outcome(True, seq)
+
+    def _next_deadline(
+        self, live: LiveGame, new_state: Any, seq: int, now: datetime
+    ) -> tuple[datetime | None, int | None]:
+        """A phase's clock restarts when the phase changes or someone new must act;
+        it keeps running while a simultaneous phase's players act one by one."""
+        engine = live.engine
+        if engine.outcome(new_state) is not None:
+            return None, None
+        phase = engine.phase(new_state)
+        limit = live.time_limits.get(phase)
+        if not limit:
+            return None, None
+        same_phase = engine.phase(live.state) == phase
+        fewer_actors = engine.to_act(new_state) <= engine.to_act(live.state)
+        if same_phase and fewer_actors and live.deadline_at is not None:
+            return live.deadline_at, live.deadline_seq
+        return now + timedelta(seconds=float(limit)), seq
+
+    async def _refuse(
+        self, live: LiveGame, seat: int | None, action: Any, code: str, message: str
+    ) -> Outcome:
+        try:
+            async with self.db.sessions() as s, s.begin():
+                s.add(
+                    RefusedAction(
+                        game_id=live.id,
+                        at_seq=live.seq,
+                        seat=seat,
+                        action=action if isinstance(action, dict) else {"raw": repr(action)[:500]},
+                        code=code,
+                        message=message,
+                    )
+                )
+        except Exception:  # the debugging record is best-effort
+            log.exception("could not record a refused action")
+        return Outcome(False, live.seq, code, message)
+
+
+def _aware(dt: datetime | None) -> datetime | None:
+    """SQLite returns naive datetimes; everything here is UTC."""
+    if dt is None or dt.tzinfo is not None:
+        return dt
+    return dt.replace(tzinfo=UTC)

@@ -1,0 +1,399 @@
+"""Rooms, seats and the host's powers: the service layer behind the HTTP routes."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from ..db import ChatMessage, Game, Member, Room
+from ..engines import ENGINES, Engine, IllegalAction, get_engine
+
+NAME_MAX = 32
+CHAT_MAX = 300
+ROOM_ID_BYTES = 9  # 72 bits: room ids are not secrets, only hard to stumble on
+INVITE_BYTES = 16  # 128 bits (the spec asks for at least 96)
+SEAT_TOKEN_BYTES = 24  # 192 bits (at least 128)
+
+
+class ApiError(Exception):
+    """A refused request: HTTP status, stable code, and a message for people."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message
+
+
+def hash_token(token: str, secret_key: str) -> str:
+    """Seat tokens are stored only as keyed hashes."""
+    return hmac.new(secret_key.encode(), token.encode(), hashlib.sha256).hexdigest()
+
+
+def clean_name(name: object) -> str:
+    if not isinstance(name, str):
+        raise ApiError(422, "bad_name", "A name must be text.")
+    name = " ".join(name.split())
+    if not name:
+        raise ApiError(422, "bad_name", "Please type a name.")
+    if len(name) > NAME_MAX:
+        raise ApiError(422, "bad_name", f"Names are at most {NAME_MAX} characters.")
+    return name
+
+
+def clean_chat(text: object) -> str:
+    if not isinstance(text, str) or not text.strip():
+        raise ApiError(422, "bad_chat", "A chat message must be non-empty text.")
+    text = text.strip()
+    if len(text) > CHAT_MAX:
+        raise ApiError(422, "chat_too_long", f"Chat messages are at most {CHAT_MAX} characters.")
+    return text
+
+
+def engine_for(game: str) -> Engine:
+    if game not in ENGINES:
+        raise ApiError(422, "unknown_game", f"Unknown game {game!r}.")
+    return get_engine(game)
+
+
+def check_options(engine: Engine, options: Any, players: int | None) -> dict[str, Any]:
+    if not isinstance(options, dict):
+        raise ApiError(422, "bad_option", "Options must be a JSON object.")
+    try:
+        return engine.validate_options(players, options)
+    except IllegalAction as e:
+        raise ApiError(422, e.code, e.message) from None
+
+
+def check_time_limits(engine: Engine, limits: Any) -> dict[str, int]:
+    if limits is None:
+        return {}
+    if not isinstance(limits, dict):
+        raise ApiError(422, "bad_time_limits", "Time limits must map phase names to seconds.")
+    out: dict[str, int] = {}
+    for phase, seconds in limits.items():
+        if phase not in engine.info.timed_phases:
+            known = ", ".join(sorted(engine.info.timed_phases)) or "none"
+            raise ApiError(
+                422, "bad_time_limits", f"No time limit for phase {phase!r} (known: {known})."
+            )
+        if seconds in (None, 0):
+            continue
+        if not isinstance(seconds, int) or isinstance(seconds, bool) or not 5 <= seconds <= 3600:
+            raise ApiError(
+                422, "bad_time_limits", "A time limit is 5 to 3600 seconds, or 0 for none."
+            )
+        out[phase] = seconds
+    return out
+
+
+class RoomService:
+    def __init__(self, session: AsyncSession, secret_key: str) -> None:
+        self.s = session
+        self.secret_key = secret_key
+
+    # --- lookups -----------------------------------------------------------------------
+
+    async def room(self, room_id: str) -> Room:
+        room = await self.s.get(Room, room_id)
+        if room is None or room.status == "closed":
+            raise ApiError(404, "no_room", "There is no such room (or it was closed).")
+        return room
+
+    async def member_by_token(self, room_id: str, token: str | None) -> Member | None:
+        if not token:
+            return None
+        member = (
+            await self.s.execute(
+                select(Member).where(Member.token_hash == hash_token(token, self.secret_key))
+            )
+        ).scalar_one_or_none()
+        if member is None or member.room_id != room_id or member.kicked:
+            return None
+        return member
+
+    async def seated(self, room_id: str) -> list[Member]:
+        rows = await self.s.execute(
+            select(Member)
+            .where(Member.room_id == room_id, Member.seat.is_not(None), Member.kicked.is_(False))
+            .order_by(Member.seat)
+        )
+        return list(rows.scalars())
+
+    async def snapshot(self, room: Room, online: set[int] | None = None) -> dict[str, Any]:
+        """The room as every member may see it."""
+        engine = get_engine(room.game)
+        seated = await self.seated(room.id)
+        spectators = await self.s.scalar(
+            select(func.count())
+            .select_from(Member)
+            .where(Member.room_id == room.id, Member.seat.is_(None), Member.kicked.is_(False))
+        )
+        game = await self.s.get(Game, room.current_game_id) if room.current_game_id else None
+        games = list(
+            (
+                await self.s.execute(
+                    select(Game.id).where(Game.room_id == room.id).order_by(Game.id)
+                )
+            ).scalars()
+        )
+        if game is not None and room.status != "lobby":
+            # once the game runs, its seat list is the truth (kicked players became bots)
+            seats = [
+                {
+                    "seat": i,
+                    "name": s["name"],
+                    "bot": s.get("bot"),
+                    "online": s.get("bot") is not None or s.get("member_id") in (online or set()),
+                    "host": s.get("member_id") == room.host_member_id,
+                }
+                for i, s in enumerate(game.seats)
+            ]
+        else:
+            seats = [
+                {
+                    "seat": m.seat,
+                    "name": m.name,
+                    "bot": m.bot,
+                    "online": m.bot is not None or m.id in (online or set()),
+                    "host": m.id == room.host_member_id,
+                }
+                for m in seated
+            ]
+        lo, hi = engine.player_range(room.options)
+        return {
+            "id": room.id,
+            "game": room.game,
+            "title": engine.info.title,
+            "status": room.status,
+            "options": room.options,
+            "time_limits": room.time_limits,
+            "seats": seats,
+            "spectators": spectators or 0,
+            "min_players": lo,
+            "max_players": hi,
+            "game_id": room.current_game_id,
+            "games": games,
+            "result": game.result if game is not None else None,
+            "invite_path": f"/join/{room.invite}",
+        }
+
+    # --- creating and joining --------------------------------------------------------------
+
+    def _new_token(self) -> tuple[str, str]:
+        token = secrets.token_urlsafe(SEAT_TOKEN_BYTES)
+        return token, hash_token(token, self.secret_key)
+
+    async def create(
+        self, game: str, options: Any, name: Any, time_limits: Any = None
+    ) -> tuple[Room, Member, str]:
+        engine = engine_for(game)
+        name = clean_name(name)
+        opts = check_options(engine, options or {}, None)
+        limits = check_time_limits(engine, time_limits)
+        room = Room(
+            id=secrets.token_urlsafe(ROOM_ID_BYTES),
+            invite=secrets.token_urlsafe(INVITE_BYTES),
+            game=game,
+            options=opts,
+            time_limits=limits,
+            status="lobby",
+        )
+        self.s.add(room)
+        await self.s.flush()
+        token, token_hash = self._new_token()
+        host = Member(room_id=room.id, name=name, token_hash=token_hash, seat=0)
+        self.s.add(host)
+        await self.s.flush()
+        room.host_member_id = host.id
+        return room, host, token
+
+    async def room_by_invite(self, invite: str) -> Room:
+        room = (
+            await self.s.execute(select(Room).where(Room.invite == invite))
+        ).scalar_one_or_none()
+        if room is None or room.status == "closed":
+            raise ApiError(
+                404, "bad_invite", "This invite link is not valid (or the room was closed)."
+            )
+        return room
+
+    async def join(self, room: Room, name: Any, token: str | None) -> tuple[Member, str | None]:
+        """Seat a newcomer if the lobby has room, else make them a spectator. A known token
+        comes back to its own seat (a reload, a new tab)."""
+        existing = await self.member_by_token(room.id, token)
+        if existing is not None:
+            return existing, None
+        name = clean_name(name)
+        seated = await self.seated(room.id)
+        _, hi = get_engine(room.game).player_range(room.options)
+        seat = len(seated) if room.status == "lobby" and len(seated) < hi else None
+        new_token, token_hash = self._new_token()
+        member = Member(room_id=room.id, name=name, token_hash=token_hash, seat=seat)
+        self.s.add(member)
+        await self.s.flush()
+        return member, new_token
+
+    # --- host powers ---------------------------------------------------------------------
+
+    def require_host(self, room: Room, member: Member | None) -> Member:
+        if member is None:
+            raise ApiError(401, "not_member", "You are not in this room.")
+        if member.id != room.host_member_id:
+            raise ApiError(403, "not_host", "Only the host can do that.")
+        return member
+
+    def require_lobby(self, room: Room) -> None:
+        if room.status != "lobby":
+            raise ApiError(409, "not_in_lobby", "That can only be changed in the lobby.")
+
+    async def update(self, room: Room, options: Any = None, time_limits: Any = None) -> None:
+        self.require_lobby(room)
+        engine = get_engine(room.game)
+        if options is not None:
+            merged = {**room.options, **options} if isinstance(options, dict) else options
+            opts = check_options(engine, merged, None)
+            _, hi = engine.player_range(opts)
+            if len(await self.seated(room.id)) > hi:
+                raise ApiError(
+                    409, "too_many_players", f"Those options allow at most {hi} players."
+                )
+            room.options = opts
+        if time_limits is not None:
+            room.time_limits = check_time_limits(engine, time_limits)
+        room.updated_at = datetime.now(UTC)
+
+    async def add_bot(self, room: Room, bot: str | None, name: Any = None) -> Member:
+        self.require_lobby(room)
+        engine = get_engine(room.game)
+        bots = {b.id: b for b in engine.info.bots}
+        bot_id = bot or engine.info.bots[-1].id  # the strongest is listed last
+        if bot_id not in bots:
+            raise ApiError(
+                422, "unknown_bot", f"Unknown bot {bot_id!r}; choose from {sorted(bots)}."
+            )
+        seated = await self.seated(room.id)
+        _, hi = engine.player_range(room.options)
+        if len(seated) >= hi:
+            raise ApiError(409, "room_full", "Every seat is taken.")
+        taken = {m.name for m in seated}
+        label = clean_name(name) if name else _bot_name(bots[bot_id].label, taken)
+        member = Member(room_id=room.id, name=label, seat=len(seated), bot=bot_id)
+        self.s.add(member)
+        await self.s.flush()
+        return member
+
+    async def kick(self, room: Room, seat: int) -> Member:
+        """In the lobby the seat is freed; in a running game a bot takes it over."""
+        seated = await self.seated(room.id)
+        target = next((m for m in seated if m.seat == seat), None)
+        if target is None:
+            raise ApiError(404, "no_seat", f"Seat {seat} is empty.")
+        if target.id == room.host_member_id:
+            raise ApiError(
+                409, "kick_host", "The host can't kick themselves; pass the host role first."
+            )
+        if room.status == "lobby":
+            target.kicked = True
+            target.seat = None
+            target.token_hash = None
+            for m in seated:
+                if m.seat is not None and m.seat > seat:
+                    m.seat -= 1
+        else:
+            target.kicked = True
+            target.token_hash = None
+            game = await self.s.get(Game, room.current_game_id)
+            if game is not None and game.finished_at is None:
+                seats = [dict(s) for s in game.seats]
+                engine = get_engine(game.engine)
+                seats[seat]["bot"] = engine.info.bots[-1].id
+                seats[seat]["name"] = f"{seats[seat]['name']} (bot)"
+                game.seats = seats
+        return target
+
+    async def pass_host(self, room: Room, seat: int) -> None:
+        seated = await self.seated(room.id)
+        target = next((m for m in seated if m.seat == seat), None)
+        if target is None or target.bot is not None:
+            raise ApiError(422, "bad_seat", "The host role goes to a seated person.")
+        room.host_member_id = target.id
+
+    async def start(self, room: Room) -> Game:
+        self.require_lobby(room)
+        return await self._new_game(room)
+
+    async def rematch(self, room: Room) -> Game:
+        if room.status != "finished":
+            raise ApiError(409, "not_finished", "A rematch starts once the game is over.")
+        return await self._new_game(room)
+
+    async def _new_game(self, room: Room) -> Game:
+        engine = get_engine(room.game)
+        seated = await self.seated(room.id)
+        lo, hi = engine.player_range(room.options)
+        if not lo <= len(seated) <= hi:
+            raise ApiError(
+                409,
+                "player_count",
+                f"{engine.info.title} with these options needs {lo}-{hi} players.",
+            )
+        options = check_options(engine, room.options, len(seated))
+        game = Game(
+            room_id=room.id,
+            engine=room.game,
+            options=options,
+            seed=secrets.randbits(63),
+            players=len(seated),
+            seats=[{"name": m.name, "member_id": m.id, "bot": m.bot} for m in seated],
+            time_limits=dict(room.time_limits),
+        )
+        self.s.add(game)
+        await self.s.flush()
+        room.current_game_id = game.id
+        room.status = "playing"
+        room.updated_at = datetime.now(UTC)
+        return game
+
+    async def chat(self, room: Room, member: Member, text: Any) -> ChatMessage:
+        msg = ChatMessage(
+            room_id=room.id,
+            member_id=member.id,
+            name=member.name,
+            seat=member.seat,
+            text=clean_chat(text),
+        )
+        self.s.add(msg)
+        await self.s.flush()
+        return msg
+
+    async def recent_chat(self, room_id: str, limit: int = 50) -> list[dict[str, Any]]:
+        rows = await self.s.execute(
+            select(ChatMessage)
+            .where(ChatMessage.room_id == room_id)
+            .order_by(ChatMessage.id.desc())
+            .limit(limit)
+        )
+        return [chat_json(m) for m in reversed(list(rows.scalars()))]
+
+
+def chat_json(m: ChatMessage) -> dict[str, Any]:
+    return {
+        "id": m.id,
+        "name": m.name,
+        "seat": m.seat,
+        "text": m.text,
+        "at": m.created_at.isoformat(),
+    }
+
+
+def _bot_name(label: str, taken: set[str]) -> str:
+    for i in range(1, 100):
+        name = f"{label} bot {i}"
+        if name not in taken:
+            return name
+    return f"{label} bot"

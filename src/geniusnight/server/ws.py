@@ -1,0 +1,226 @@
+"""The websocket ``/ws/{room_id}`` (SPEC section 6; documented in docs/protocol.md).
+
+Every frame is checked here before the engine sees it: size, flood rate, JSON, type, seat.
+A refused frame gets an ``error`` frame and changes nothing; the connection stays open.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from typing import Any
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+
+from ..db import Member
+from .app import Services
+from .deps import cookie_name
+from .realtime import Connection, TokenBucket
+from .rooms import ApiError, RoomService, chat_json
+
+log = logging.getLogger(__name__)
+router = APIRouter()
+
+HELLO_TIMEOUT = 15.0
+REF_MAX = 64
+
+
+def error(ref: Any, code: str, message: str) -> dict[str, Any]:
+    return {
+        "type": "error",
+        "ref": ref if isinstance(ref, str | int) else None,
+        "code": code,
+        "message": message,
+    }
+
+
+@router.websocket("/ws/{room_id}")
+async def room_socket(ws: WebSocket, room_id: str) -> None:
+    services: Services = ws.app.state.services
+    settings = services.settings
+    await ws.accept()
+    try:
+        hello = await _hello(ws, settings.max_frame_bytes)
+    except (WebSocketDisconnect, RuntimeError):
+        return
+    if hello is None:
+        return
+    token = hello.get("token") or ws.cookies.get(cookie_name(room_id))
+    async with services.db.sessions() as s:
+        svc = RoomService(s, settings.secret_key)
+        try:
+            room = await svc.room(room_id)
+        except ApiError as e:
+            await ws.send_json(error(None, e.code, e.message))
+            await ws.close(code=4404)
+            return
+        member = await svc.member_by_token(room_id, token if isinstance(token, str) else None)
+        if member is None:
+            await ws.send_json(error(None, "not_member", "Join the room by its invite link first."))
+            await ws.close(code=4401)
+            return
+        chat = await svc.recent_chat(room_id)
+    conn = Connection(
+        ws=ws, room_id=room_id, member_id=member.id, seat=member.seat, name=member.name
+    )
+    services.hub.add(conn)
+    writer = asyncio.create_task(conn.writer())
+    try:
+        snap = await services.room_snapshot(room_id)
+        conn.send_json(
+            {
+                "type": "welcome",
+                "seat": conn.seat,
+                "room": snap,
+                "you": {
+                    "member_id": member.id,
+                    "name": member.name,
+                    "seat": member.seat,
+                    "host": member.id == room.host_member_id,
+                },
+                "chat": chat,
+            }
+        )
+        await _send_current_state(services, conn, room.current_game_id)
+        await services.publish_room(room_id)  # someone came online
+        await _serve(ws, services, conn)
+    except WebSocketDisconnect:
+        pass
+    except Exception:
+        log.exception("websocket for room %s failed", room_id)
+    finally:
+        services.hub.remove(conn)
+        conn.finish()
+        writer.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await writer
+        with contextlib.suppress(Exception):
+            await services.publish_room(room_id)
+
+
+async def _hello(ws: WebSocket, max_bytes: int) -> dict[str, Any] | None:
+    """The first frame must be a hello; anything else gets an error and another chance."""
+    while True:
+        try:
+            text = await asyncio.wait_for(ws.receive_text(), HELLO_TIMEOUT)
+        except TimeoutError:
+            await ws.send_json(error(None, "hello_timeout", "Say hello first."))
+            await ws.close(code=4408)
+            return None
+        frame, problem = _parse(text, max_bytes)
+        if frame is not None and frame.get("type") == "hello":
+            return frame
+        await ws.send_json(
+            problem or error(None, "hello_first", 'The first frame must be {"type": "hello"}.')
+        )
+
+
+def _parse(text: str, max_bytes: int) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+    if len(text.encode()) > max_bytes:
+        return None, error(None, "frame_too_large", f"Frames are at most {max_bytes // 1024} KiB.")
+    try:
+        frame = json.loads(text)
+    except ValueError:
+        return None, error(None, "malformed_json", "That frame is not valid JSON.")
+    if not isinstance(frame, dict) or not isinstance(frame.get("type"), str):
+        return None, error(None, "malformed", 'A frame is a JSON object with a "type".')
+    return frame, None
+
+
+async def _send_current_state(services: Services, conn: Connection, game_id: int | None) -> None:
+    if game_id is None:
+        return
+    live = await services.games.get(game_id)
+    services.hub.send_state(conn, live)
+
+
+async def _serve(ws: WebSocket, services: Services, conn: Connection) -> None:
+    settings = services.settings
+    bucket = TokenBucket(settings.rate_per_second, settings.rate_burst)
+    while not conn.closed:
+        message = await ws.receive()
+        if message["type"] == "websocket.disconnect":
+            return
+        text = message.get("text")
+        if text is None:
+            conn.send_json(error(None, "malformed", "Send text frames with JSON."))
+            continue
+        frame, problem = _parse(text, settings.max_frame_bytes)
+        ref = frame.get("ref") if frame else None
+        if not bucket.take():
+            conn.send_json(error(ref, "rate_limited", "Too many frames; slow down."))
+            continue
+        if frame is None:
+            assert problem is not None
+            conn.send_json(problem)
+            continue
+        kind = frame["type"]
+        if kind == "act":
+            await _act(services, conn, frame)
+        elif kind == "hello":
+            # a client that saw a gap in seq asks again: send the room and the current state
+            snap = await services.room_snapshot(conn.room_id)
+            if snap is not None:
+                conn.send_json({"type": "room", "room": snap})
+                await _send_fresh_state(services, conn, snap.get("game_id"))
+        elif kind == "chat":
+            await _chat(services, conn, frame)
+        elif kind == "ping":
+            conn.send_json({"type": "pong", "ref": ref})
+        else:
+            conn.send_json(error(ref, "unknown_type", f"Unknown frame type {kind!r}."))
+
+
+async def _send_fresh_state(services: Services, conn: Connection, game_id: int | None) -> None:
+    if game_id is None:
+        return
+    live = await services.games.catch_up(game_id)
+    services.hub.send_state(conn, live)
+
+
+async def _act(services: Services, conn: Connection, frame: dict[str, Any]) -> None:
+    ref = frame.get("ref")
+    if ref is not None and (not isinstance(ref, str) or not 0 < len(ref) <= REF_MAX):
+        conn.send_json(error(None, "bad_ref", f"'ref' must be a string of 1-{REF_MAX} characters."))
+        return
+    action = frame.get("action")
+    if not isinstance(action, dict):
+        conn.send_json(error(ref, "malformed", "'action' must be a JSON object."))
+        return
+    if conn.seat is None:
+        conn.send_json(error(ref, "spectator", "Spectators can watch but not play."))
+        return
+    # the newest game this connection was sent a state of is the room's current one
+    snap_game = max(conn.last_seq) if conn.last_seq else None
+    if snap_game is None:
+        conn.send_json(error(ref, "no_game", "The game has not started."))
+        return
+    if action.get("type") == "timeout":
+        conn.send_json(error(ref, "system_only", "Only the server applies timeouts."))
+        return
+    outcome = await services.games.submit(snap_game, conn.seat, action, ref)
+    if outcome.ok:
+        conn.send_json(
+            {"type": "ack", "ref": ref, "seq": outcome.seq, "duplicate": outcome.duplicate}
+        )
+    else:
+        conn.send_json(error(ref, outcome.code, outcome.message))
+
+
+async def _chat(services: Services, conn: Connection, frame: dict[str, Any]) -> None:
+    ref = frame.get("ref")
+    async with services.db.sessions() as s:
+        svc = RoomService(s, services.settings.secret_key)
+        try:
+            room = await svc.room(conn.room_id)
+            member = await s.get(Member, conn.member_id)
+            if member is None or member.kicked:
+                raise ApiError(401, "not_member", "You are not in this room.")
+            msg = await svc.chat(room, member, frame.get("text"))
+            await s.commit()
+        except ApiError as e:
+            conn.send_json(error(ref, e.code, e.message))
+            return
+    await services.bus.publish({"kind": "chat", "room": conn.room_id, "chat": chat_json(msg)})

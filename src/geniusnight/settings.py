@@ -1,0 +1,71 @@
+"""Typed settings from the environment (prefix ``GENIUSNIGHT_``).
+
+Development defaults let ``make run`` work on a fresh machine; production mode refuses to
+start with unsafe ones (no admin token, the default secret key).
+"""
+
+from __future__ import annotations
+
+import secrets
+from functools import lru_cache
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+DEV_SECRET = "dev-insecure-secret-key-change-me"
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="GENIUSNIGHT_", extra="ignore")
+
+    env: Literal["development", "production", "test"] = "development"
+    database_url: str = "sqlite+aiosqlite:///var/geniusnight.db"
+    redis_url: str | None = None
+    admin_token: str | None = None
+    secret_key: str = DEV_SECRET
+    host: str = "127.0.0.1"
+    port: int = 8000
+    # "module:attribute" of extra engines to register (tests use this for their toy game)
+    extra_engines: list[str] = Field(default_factory=list)
+    # how long a bot "thinks" before its move, so people can follow the game
+    bot_delay_ms: int = 700
+    # per-connection flood limit: a token bucket
+    rate_per_second: float = 15.0
+    rate_burst: int = 30
+    max_frame_bytes: int = 16 * 1024
+    # public base URL for invite links; empty means "use the request's host"
+    public_url: str = ""
+    # refused actions are kept this long for the admin's debugging view
+    refused_keep_days: int = 7
+    # cookies get the Secure flag (turn on behind HTTPS)
+    secure_cookies: bool = False
+
+    @model_validator(mode="after")
+    def _refuse_unsafe_production(self) -> Settings:
+        if self.env == "production":
+            if not self.admin_token or len(self.admin_token) < 16:
+                raise ValueError("production needs GENIUSNIGHT_ADMIN_TOKEN (16+ characters)")
+            if self.secret_key == DEV_SECRET or len(self.secret_key) < 32:
+                raise ValueError("production needs GENIUSNIGHT_SECRET_KEY (32+ characters)")
+        return self
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.database_url.startswith("sqlite")
+
+    def sqlite_path(self) -> Path | None:
+        if not self.is_sqlite:
+            return None
+        path = self.database_url.split(":///", 1)[-1]
+        return None if path in ("", ":memory:") else Path(path)
+
+
+def generate_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+@lru_cache
+def get_settings() -> Settings:
+    return Settings()

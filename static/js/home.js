@@ -1,0 +1,34 @@
+import { api, el } from "./api.js";
+import { optionsForm } from "./options.js";
+
+const form = document.getElementById("create-form");
+const optionsBox = document.getElementById("options");
+const errorBox = document.getElementById("create-error");
+const nameInput = document.getElementById("name");
+nameInput.value = localStorage.getItem("gn-name") || "";
+
+const games = await api("GET", "/api/games");
+let current = null;
+
+function showOptions() {
+  const id = form.querySelector("input[name=game]:checked").value;
+  const info = games.find((g) => g.id === id);
+  current = optionsForm(info);
+  optionsBox.replaceChildren(el("h2", {}, `${info.title} options`), current.node);
+}
+form.addEventListener("change", (e) => { if (e.target.name === "game") showOptions(); });
+showOptions();
+
+form.addEventListener("submit", async (e) => {
+  e.preventDefault();
+  errorBox.textContent = "";
+  const game = form.querySelector("input[name=game]:checked").value;
+  try {
+    const { options, time_limits } = current.read();
+    localStorage.setItem("gn-name", nameInput.value.trim());
+    const res = await api("POST", "/api/rooms", { game, options, time_limits, name: nameInput.value });
+    location.href = `/r/${res.room_id}`;
+  } catch (err) {
+    errorBox.textContent = err.message;
+  }
+});

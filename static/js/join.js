@@ -1,0 +1,23 @@
+import { api } from "./api.js";
+
+const form = document.getElementById("join-form");
+const invite = form.dataset.invite;
+const nameInput = document.getElementById("name");
+const errorBox = document.getElementById("join-error");
+nameInput.value = localStorage.getItem("gn-name") || "";
+
+async function join(name) {
+  const res = await api("POST", `/api/join/${encodeURIComponent(invite)}`, { name });
+  location.href = `/r/${res.room_id}`;
+}
+
+form.addEventListener("submit", async (e) => {
+  e.preventDefault();
+  errorBox.textContent = "";
+  try {
+    localStorage.setItem("gn-name", nameInput.value.trim());
+    await join(nameInput.value);
+  } catch (err) {
+    errorBox.textContent = err.message;
+  }
+});

@@ -1,0 +1,59 @@
+// Draws a form for a game's options (OptionSpec list) and time limits, and reads it back.
+import { el } from "./api.js";
+
+export function optionsForm(info, values = {}, limits = {}) {
+  const grid = el("div", { class: "options" });
+  const inputs = {};
+  const advanced = el("details", { class: "advanced" }, el("summary", {}, "Advanced options"));
+  for (const opt of info.options) {
+    const current = opt.name in values ? values[opt.name] : opt.default;
+    let input;
+    if (opt.kind === "choice") {
+      input = el("select", { name: opt.name, "data-testid": `opt-${opt.name}` },
+        opt.choices.map((c) => el("option", { value: c, selected: c === current }, c)));
+    } else if (opt.kind === "bool") {
+      input = el("input", { type: "checkbox", name: opt.name, checked: !!current, "data-testid": `opt-${opt.name}` });
+    } else if (opt.kind === "int" || opt.kind === "seat") {
+      input = el("input", { type: "number", name: opt.name, min: opt.min ?? 0, max: opt.max ?? undefined,
+        value: current ?? "", "data-testid": `opt-${opt.name}` });
+    } else {
+      input = el("textarea", { name: opt.name, rows: 3, placeholder: "JSON", "data-testid": `opt-${opt.name}` });
+      if (current !== null && current !== undefined) input.value = JSON.stringify(current);
+    }
+    inputs[opt.name] = { opt, input };
+    const label = el("label", { class: "field", title: opt.help || "" }, opt.label || opt.name, input,
+      opt.help ? el("small", { class: "muted" }, opt.help) : null);
+    (opt.advanced ? advanced : grid).append(label);
+  }
+  const timed = Object.entries(info.timed_phases || {});
+  const limitInputs = {};
+  if (timed.length) {
+    const box = el("details", { class: "advanced" }, el("summary", {}, "Time limits"));
+    for (const [phase, what] of timed) {
+      const input = el("input", { type: "number", min: 0, max: 3600, value: limits[phase] || 0,
+        name: `limit-${phase}`, "data-testid": `limit-${phase}` });
+      limitInputs[phase] = input;
+      box.append(el("label", { class: "field" }, `${phase} (seconds, 0 = none)`, input,
+        el("small", { class: "muted" }, `When time runs out: ${what}`)));
+    }
+    grid.append(box);
+  }
+  if (advanced.children.length > 1) grid.append(advanced);
+
+  function read() {
+    const options = {};
+    for (const [name, { opt, input }] of Object.entries(inputs)) {
+      if (opt.kind === "bool") options[name] = input.checked;
+      else if (opt.kind === "int" || opt.kind === "seat") { if (input.value !== "") options[name] = Number(input.value); }
+      else if (opt.kind === "choice") options[name] = input.value;
+      else if (input.value.trim()) {
+        try { options[name] = JSON.parse(input.value); }
+        catch { throw new Error(`Option "${opt.label || name}" is not valid JSON.`); }
+      }
+    }
+    const time_limits = {};
+    for (const [phase, input] of Object.entries(limitInputs)) time_limits[phase] = Number(input.value) || 0;
+    return { options, time_limits };
+  }
+  return { node: grid, read };
+}

@@ -1,0 +1,195 @@
+// The room page: lobby, host controls, chat, connection indicator, and the game area into
+// which the game's own module renders each view.
+import { api, el, toast } from "./api.js";
+import { optionsForm } from "./options.js";
+import { RoomSocket } from "./socket.js";
+
+const roomEl = document.getElementById("room");
+const roomId = roomEl.dataset.roomId;
+const $ = (id) => document.getElementById(id);
+
+let games = [];
+let info = null;
+let room = null;
+let you = null;
+let gameView = null; // {id, view: createGameView result}
+let optionsUi = null;
+let optionsKey = "";
+
+const socket = new RoomSocket(roomId, {
+  status(state) {
+    const conn = $("conn");
+    conn.dataset.state = state;
+    conn.querySelector(".label").textContent = { open: "live", connecting: "connecting…", closed: "reconnecting…" }[state];
+  },
+  welcome(frame) {
+    you = frame.you;
+    setRoom(frame.room);
+    $("chat-log").replaceChildren();
+    for (const m of frame.chat || []) addChat(m);
+  },
+  room(frame) { setRoom(frame.room); },
+  state(frame) { showState(frame); },
+  chat(frame) { addChat(frame); },
+  error(frame) {
+    if (frame.code === "not_member") {
+      $("game-area").replaceChildren(el("p", {}, "You are not in this room. Open its invite link to join."));
+      $("conn").dataset.state = "closed";
+      return;
+    }
+    if (frame.ref == null) toast(frame.message, "bad");
+  },
+  kicked(frame) { toast(frame.message || "You were removed from the room.", "bad"); $("game-area").replaceChildren(el("p", {}, "You were removed from this room.")); },
+  closed(frame) { toast(frame.message || "The room was closed.", "bad"); $("game-area").replaceChildren(el("p", {}, frame.message || "The room was closed.")); },
+});
+
+games = await api("GET", "/api/games");
+
+function isHost() { return you && room && room.seats.some((s) => s.host && s.seat === you.seat) || (you && you.host); }
+
+function setRoom(next) {
+  room = next;
+  info = games.find((g) => g.id === room.game) || info;
+  if (you) {
+    const mine = room.seats.find((s) => s.seat === you.seat);
+    you.host = !!(mine && mine.host);
+  }
+  document.title = `${room.title} · Genius Night`;
+  $("room-title").textContent = room.title;
+  const statusText = { lobby: "Waiting for players", playing: "Playing", finished: "Game over", closed: "Closed" }[room.status] || room.status;
+  $("room-status").textContent = `${statusText} · ${room.seats.length}/${room.max_players} seats` + (you && you.seat == null ? " · you are watching" : "");
+  $("invite-url").value = `${location.origin}${room.invite_path}`;
+  $("spectators").textContent = room.spectators ? `${room.spectators} watching` : "";
+  renderSeats();
+  renderHostControls();
+  const replay = $("replay-link");
+  replay.hidden = !(room.status === "finished" && room.game_id);
+  if (!replay.hidden) replay.querySelector("a").href = `/r/${roomId}/replay/${room.game_id}`;
+}
+
+function renderSeats() {
+  const host = you && you.host;
+  const items = room.seats.map((s) => {
+    const mine = you && s.seat === you.seat;
+    const actions = [];
+    if (host && !mine && !s.host && room.status !== "finished") {
+      actions.push(el("button", { type: "button", "data-testid": `kick-${s.seat}`, title: room.status === "lobby" ? "Remove" : "Replace with a bot",
+        onclick: () => hostCall("DELETE", `/api/rooms/${roomId}/seats/${s.seat}`) }, room.status === "lobby" ? "Remove" : "Bot takes over"));
+      if (!s.bot) actions.push(el("button", { type: "button", "data-testid": `make-host-${s.seat}`,
+        onclick: () => hostCall("POST", `/api/rooms/${roomId}/host`, { seat: s.seat }) }, "Make host"));
+    }
+    return el("li", { class: mine ? "me" : "", "data-seat": s.seat },
+      el("span", { class: `online ${s.online ? "on" : ""}`, title: s.online ? "online" : "offline" }),
+      el("span", { class: "name" }, s.name),
+      s.bot ? el("span", { class: "badge" }, "bot") : null,
+      s.host ? el("span", { class: "badge" }, "host") : null,
+      mine ? el("span", { class: "badge" }, "you") : null,
+      ...actions);
+  });
+  $("seats").replaceChildren(...items);
+}
+
+function renderHostControls() {
+  const box = $("host-controls");
+  const host = you && you.host;
+  box.hidden = !host || room.status === "closed";
+  if (box.hidden) return;
+  const lobby = room.status === "lobby";
+  $("start").hidden = !lobby;
+  $("rematch").hidden = room.status !== "finished";
+  $("add-bot").parentElement.hidden = !lobby;
+  $("start").disabled = room.seats.length < room.min_players;
+  const botSelect = $("bot-kind");
+  if (!botSelect.options.length) {
+    for (const b of info.bots) botSelect.append(el("option", { value: b.id, title: b.help || "" }, b.label));
+    botSelect.value = info.bots[info.bots.length - 1].id;
+  }
+  const key = JSON.stringify([room.options, room.time_limits, lobby]);
+  if (key !== optionsKey) {
+    optionsKey = key;
+    if (lobby) {
+      optionsUi = optionsForm(info, room.options, room.time_limits);
+      $("room-options").replaceChildren(optionsUi.node,
+        el("button", { type: "button", "data-testid": "apply-options", onclick: applyOptions }, "Apply options"));
+    } else {
+      $("room-options").replaceChildren();
+    }
+  }
+}
+
+async function applyOptions() {
+  try {
+    const { options, time_limits } = optionsUi.read();
+    await hostCall("PATCH", `/api/rooms/${roomId}`, { options, time_limits });
+    toast("Options saved");
+  } catch (err) { $("room-error").textContent = err.message; }
+}
+
+async function hostCall(method, path, body) {
+  $("room-error").textContent = "";
+  try { return await api(method, path, body); }
+  catch (err) { $("room-error").textContent = err.message; throw err; }
+}
+
+$("add-bot").addEventListener("click", () => hostCall("POST", `/api/rooms/${roomId}/bots`, { bot: $("bot-kind").value }).catch(() => {}));
+$("start").addEventListener("click", () => hostCall("POST", `/api/rooms/${roomId}/start`).catch(() => {}));
+$("rematch").addEventListener("click", () => hostCall("POST", `/api/rooms/${roomId}/rematch`).catch(() => {}));
+$("copy-invite").addEventListener("click", async () => {
+  const input = $("invite-url");
+  try { await navigator.clipboard.writeText(input.value); toast("Invite link copied"); }
+  catch { input.select(); document.execCommand("copy"); toast("Invite link copied"); }
+});
+
+function addChat(m) {
+  const log = $("chat-log");
+  log.append(el("li", {}, el("span", { class: "who" }, m.name), el("span", { class: "text" }, m.text)));
+  log.scrollTop = log.scrollHeight;
+}
+$("chat-form").addEventListener("submit", (e) => {
+  e.preventDefault();
+  const input = $("chat-input");
+  const text = input.value.trim();
+  if (!text) return;
+  socket.chat(text);
+  input.value = "";
+});
+
+async function showState(frame) {
+  if (!gameView || gameView.id !== frame.game_id) {
+    gameView?.view?.destroy?.();
+    const area = $("game-area");
+    const root = el("div", { class: `game-root game-${room ? room.game : ""}` });
+    area.replaceChildren(root);
+    gameView = { id: frame.game_id, view: null, pending: frame };
+    gameView.view = await mountGame(root);
+  }
+  if (gameView.view) gameView.view.update(frame.view, { seq: frame.seq, deadline: frame.deadline });
+}
+
+async function mountGame(root) {
+  const game = room.game;
+  const css = `/static/games/${game}.css`;
+  if (!document.querySelector(`link[href="${css}"]`)) {
+    document.head.append(el("link", { rel: "stylesheet", href: css }));
+  }
+  const ctx = {
+    seat: you ? you.seat : null,
+    get players() { return room.seats.map((s) => ({ seat: s.seat, name: s.name, bot: s.bot })); },
+    info,
+    mode: "play",
+    send: async (action) => {
+      const res = await socket.act(action);
+      if (!res.ok) toast(res.message, "bad");
+      return res;
+    },
+  };
+  try {
+    const mod = await import(`/static/games/${game}.js`);
+    return mod.createGameView(root, ctx);
+  } catch (err) {
+    console.error(err);
+    const pre = el("pre", { class: "raw-view" });
+    root.append(el("p", { class: "error" }, "This game's board could not load; showing the raw view."), pre);
+    return { update(view) { pre.textContent = JSON.stringify(view, null, 2); }, destroy() {} };
+  }
+}
