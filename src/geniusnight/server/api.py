@@ -218,6 +218,7 @@ async def _begin(
     game = await (svc.rematch(room) if rematch else svc.start(room))
     await svc.s.commit()
     live = await services.games.get(game.id)
+    await services.games.start_clock(live)
     await services.publish_room(room_id)
     await services.publish_state(live)
     services.driver.schedule(live)

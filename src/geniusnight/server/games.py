@@ -149,6 +149,20 @@ class GameService:
             await self._replay_new_moves(live)
         return live
 
+    async def start_clock(self, live: LiveGame) -> None:
+        """Set the first phase's deadline when a game begins (later ones follow moves)."""
+        if live.seq != 0 or live.deadline_at is not None:
+            return
+        limit = live.time_limits.get(live.engine.phase(live.state))
+        if not limit:
+            return
+        live.deadline_at = datetime.now(UTC) + timedelta(seconds=float(limit))
+        live.deadline_seq = 0
+        async with self.db.sessions() as s, s.begin():
+            game = await s.get(Game, live.id)
+            assert game is not None
+            game.deadline_at, game.deadline_seq = live.deadline_at, 0
+
     def forget(self, game_id: int) -> None:
         self.live.pop(game_id, None)
 

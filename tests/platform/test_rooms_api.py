@@ -1,0 +1,246 @@
+"""The HTTP API of SPEC section 6: rooms, invites, seats, tokens and host powers."""
+
+from __future__ import annotations
+
+import base64
+
+import httpx
+from sqlalchemy import create_engine, text
+
+
+async def create(client: httpx.AsyncClient, name: str = "Ada", **body: object) -> dict:
+    r = await client.post("/api/rooms", json={"game": "count21", "options": {}, "name": name, **body})
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def random_bits(token: str) -> int:
+    padded = token + "=" * (-len(token) % 4)
+    return len(base64.urlsafe_b64decode(padded)) * 8
+
+
+async def test_games_lists_every_registered_engine_with_options(client: httpx.AsyncClient) -> None:
+    games = (await client.get("/api/games")).json()
+    ids = {g["id"] for g in games}
+    assert "count21" in ids
+    toy = next(g for g in games if g["id"] == "count21")
+    assert toy["min_players"] == 2 and toy["options"][0]["name"] == "target"
+
+
+async def test_invite_token_has_at_least_96_random_bits(client: httpx.AsyncClient) -> None:
+    room = await create(client)
+    invite = room["invite_url"].rsplit("/join/", 1)[1]
+    assert random_bits(invite) >= 96
+
+
+async def test_seat_token_has_128_bits_and_is_stored_only_as_a_hash(
+    client: httpx.AsyncClient, db_url: str
+) -> None:
+    room = await create(client)
+    assert random_bits(room["token"]) >= 128
+    engine = create_engine(db_url.replace("+aiosqlite", ""))
+    with engine.connect() as conn:
+        stored = [r[0] for r in conn.execute(text("select token_hash from members"))]
+    assert stored and room["token"] not in stored
+    assert all(room["token"] not in (s or "") for s in stored)
+
+
+async def test_create_sets_an_httponly_cookie_that_identifies_the_seat(client: httpx.AsyncClient) -> None:
+    r = await client.post("/api/rooms", json={"game": "count21", "name": "Ada"})
+    cookie = r.headers["set-cookie"]
+    assert "HttpOnly" in cookie and "SameSite=lax" in cookie
+    room = (await client.get(f"/api/rooms/{r.json()['room_id']}")).json()
+    assert room["you"]["seat"] == 0 and room["you"]["host"] is True
+
+
+async def test_joining_seats_players_until_full_then_they_watch(app: object) -> None:
+    transport = httpx.ASGITransport(app=app)  # type: ignore[arg-type]
+    async with httpx.AsyncClient(transport=transport, base_url="http://t") as host:
+        room = await create(host)
+        invite = room["invite_url"].rsplit("/", 1)[1]
+        seats = []
+        for i in range(4):
+            async with httpx.AsyncClient(transport=transport, base_url="http://t") as friend:
+                seats.append((await friend.post(f"/api/join/{invite}", json={"name": f"P{i}"})).json()["seat"])
+        assert seats == [1, 2, 3, None]  # count21 takes at most 4
+
+
+async def test_the_same_browser_comes_back_to_its_seat(client: httpx.AsyncClient) -> None:
+    room = await create(client)
+    invite = room["invite_url"].rsplit("/", 1)[1]
+    again = (await client.post(f"/api/join/{invite}", json={"name": "Someone"})).json()
+    assert again["seat"] == 0 and again["token"] is None and again["member_id"] == room["member_id"]
+
+
+async def test_joining_a_running_game_makes_a_spectator(client: httpx.AsyncClient, app: object) -> None:
+    room = await create(client)
+    rid, token = room["room_id"], room["token"]
+    await client.post(f"/api/rooms/{rid}/bots", json={"bot": "random"}, headers=bearer(token))
+    assert (await client.post(f"/api/rooms/{rid}/start", headers=bearer(token))).status_code == 200
+    transport = httpx.ASGITransport(app=app)  # type: ignore[arg-type]
+    async with httpx.AsyncClient(transport=transport, base_url="http://t") as late:
+        invite = room["invite_url"].rsplit("/", 1)[1]
+        assert (await late.post(f"/api/join/{invite}", json={"name": "Late"})).json()["seat"] is None
+
+
+async def test_names_over_32_characters_are_refused(client: httpx.AsyncClient) -> None:
+    r = await client.post("/api/rooms", json={"game": "count21", "name": "x" * 33})
+    assert r.status_code == 422 and r.json()["code"] == "bad_name"
+    r = await client.post("/api/rooms", json={"game": "count21", "name": "   "})
+    assert r.status_code == 422
+
+
+async def test_unknown_game_and_bad_options_are_refused(client: httpx.AsyncClient) -> None:
+    r = await client.post("/api/rooms", json={"game": "chess", "name": "A"})
+    assert r.status_code == 422 and r.json()["code"] == "unknown_game"
+    r = await client.post("/api/rooms", json={"game": "count21", "name": "A", "options": {"target": 1000}})
+    assert r.status_code == 422 and r.json()["code"] == "bad_option"
+
+
+async def test_bad_invite_is_404(client: httpx.AsyncClient) -> None:
+    r = await client.post("/api/join/nope", json={"name": "A"})
+    assert r.status_code == 404 and r.json()["code"] == "bad_invite"
+
+
+async def test_only_the_host_may_use_host_powers(client: httpx.AsyncClient, app: object) -> None:
+    room = await create(client)
+    rid = room["room_id"]
+    invite = room["invite_url"].rsplit("/", 1)[1]
+    transport = httpx.ASGITransport(app=app)  # type: ignore[arg-type]
+    async with httpx.AsyncClient(transport=transport, base_url="http://t") as guest:
+        token = (await guest.post(f"/api/join/{invite}", json={"name": "Guest"})).json()["token"]
+    for method, path, body in [
+        ("PATCH", f"/api/rooms/{rid}", {"options": {"target": 10}}),
+        ("POST", f"/api/rooms/{rid}/bots", {}),
+        ("DELETE", f"/api/rooms/{rid}/seats/0", None),
+        ("POST", f"/api/rooms/{rid}/start", None),
+        ("POST", f"/api/rooms/{rid}/host", {"seat": 1}),
+    ]:
+        r = await client.request(method, path, json=body, headers=bearer(token), cookies={})
+        assert r.status_code == 403, (method, path, r.text)
+        r = await client.request(method, path, json=body, headers=bearer("forged"), cookies={})
+        assert r.status_code in (401, 403)
+
+
+async def test_host_changes_options_and_time_limits(client: httpx.AsyncClient) -> None:
+    room = await create(client)
+    rid, token = room["room_id"], room["token"]
+    r = await client.patch(
+        f"/api/rooms/{rid}", json={"options": {"target": 10}, "time_limits": {"play": 30}}, headers=bearer(token)
+    )
+    assert r.status_code == 200, r.text
+    assert r.json()["options"] == {"target": 10} and r.json()["time_limits"] == {"play": 30}
+    r = await client.patch(f"/api/rooms/{rid}", json={"time_limits": {"dance": 30}}, headers=bearer(token))
+    assert r.status_code == 422 and r.json()["code"] == "bad_time_limits"
+
+
+async def test_player_count_is_checked_against_the_engine(client: httpx.AsyncClient) -> None:
+    room = await create(client)
+    rid, token = room["room_id"], room["token"]
+    r = await client.post(f"/api/rooms/{rid}/start", headers=bearer(token))
+    assert r.status_code == 409 and r.json()["code"] == "player_count"
+    for _ in range(3):
+        assert (await client.post(f"/api/rooms/{rid}/bots", json={}, headers=bearer(token))).status_code == 200
+    r = await client.post(f"/api/rooms/{rid}/bots", json={}, headers=bearer(token))
+    assert r.status_code == 409 and r.json()["code"] == "room_full"
+
+
+async def test_kick_in_the_lobby_frees_the_seat_and_renumbers(client: httpx.AsyncClient) -> None:
+    room = await create(client)
+    rid, token = room["room_id"], room["token"]
+    for _ in range(3):
+        await client.post(f"/api/rooms/{rid}/bots", json={"bot": "random"}, headers=bearer(token))
+    assert (await client.delete(f"/api/rooms/{rid}/seats/1", headers=bearer(token))).status_code == 200
+    seats = (await client.get(f"/api/rooms/{rid}")).json()["seats"]
+    assert [s["seat"] for s in seats] == [0, 1, 2]
+    r = await client.delete(f"/api/rooms/{rid}/seats/0", headers=bearer(token))
+    assert r.json()["code"] == "kick_host"
+
+
+async def test_kicked_player_in_a_running_game_is_replaced_by_a_bot(client: httpx.AsyncClient, app: object) -> None:
+    room = await create(client)
+    rid, token = room["room_id"], room["token"]
+    invite = room["invite_url"].rsplit("/", 1)[1]
+    transport = httpx.ASGITransport(app=app)  # type: ignore[arg-type]
+    async with httpx.AsyncClient(transport=transport, base_url="http://t") as guest:
+        guest_token = (await guest.post(f"/api/join/{invite}", json={"name": "Guest"})).json()["token"]
+    await client.post(f"/api/rooms/{rid}/start", headers=bearer(token))
+    assert (await client.delete(f"/api/rooms/{rid}/seats/1", headers=bearer(token))).status_code == 200
+    seats = (await client.get(f"/api/rooms/{rid}")).json()["seats"]
+    assert seats[1]["bot"] and "Guest" in seats[1]["name"]
+    # the kicked token no longer works
+    r = await client.get(f"/api/rooms/{rid}/view", headers=bearer(guest_token), cookies={})
+    assert r.status_code == 401
+
+
+async def test_pass_host_role(client: httpx.AsyncClient, app: object) -> None:
+    room = await create(client)
+    rid, token = room["room_id"], room["token"]
+    invite = room["invite_url"].rsplit("/", 1)[1]
+    transport = httpx.ASGITransport(app=app)  # type: ignore[arg-type]
+    async with httpx.AsyncClient(transport=transport, base_url="http://t") as guest:
+        guest_token = (await guest.post(f"/api/join/{invite}", json={"name": "Guest"})).json()["token"]
+    assert (await client.post(f"/api/rooms/{rid}/host", json={"seat": 1}, headers=bearer(token))).status_code == 200
+    assert (await client.post(f"/api/rooms/{rid}/bots", json={}, headers=bearer(token), cookies={})).status_code == 403
+    r = await client.post(f"/api/rooms/{rid}/bots", json={}, headers=bearer(guest_token), cookies={})
+    assert r.status_code == 200
+
+
+async def test_rematch_starts_a_new_game_with_the_same_players(client: httpx.AsyncClient, app: object) -> None:
+    room = await create(client)
+    rid, token = room["room_id"], room["token"]
+    await client.post(f"/api/rooms/{rid}/bots", json={"bot": "smart"}, headers=bearer(token))
+    first = (await client.post(f"/api/rooms/{rid}/start", headers=bearer(token))).json()["game_id"]
+    r = await client.post(f"/api/rooms/{rid}/rematch", headers=bearer(token))
+    assert r.status_code == 409  # not over yet
+    services = app.state.services  # type: ignore[attr-defined]
+    for _ in range(30):  # the host plays 1s; the smart bot answers at once (bot delay 0)
+        live = await services.games.get(first)
+        if live.over:
+            break
+        if 0 in live.engine.to_act(live.state):
+            await services.games.submit(first, 0, {"type": "add", "n": 1})
+        import asyncio
+
+        await asyncio.sleep(0.01)
+    assert (await services.games.get(first)).over
+    second = (await client.post(f"/api/rooms/{rid}/rematch", headers=bearer(token))).json()["game_id"]
+    assert second != first
+    snap = (await client.get(f"/api/rooms/{rid}")).json()
+    assert snap["status"] == "playing" and [s["name"] for s in snap["seats"]] == ["Ada", "Smart bot 1"]
+
+
+async def test_chat_over_300_characters_is_refused(client: httpx.AsyncClient) -> None:
+    room = await create(client)
+    rid = room["room_id"]
+    r = await client.post(f"/api/rooms/{rid}/chat", json={"text": "x" * 301})
+    assert r.status_code == 422 and r.json()["code"] == "chat_too_long"
+    r = await client.post(f"/api/rooms/{rid}/chat", json={"text": "<b>hi</b>"})
+    assert r.status_code == 200 and r.json()["text"] == "<b>hi</b>"  # stored as text; pages render text
+
+
+async def test_openapi_documents_the_api(client: httpx.AsyncClient) -> None:
+    paths = (await client.get("/openapi.json")).json()["paths"]
+    for path in [
+        "/api/games",
+        "/api/rooms",
+        "/api/join/{invite}",
+        "/api/rooms/{room_id}",
+        "/api/rooms/{room_id}/bots",
+        "/api/rooms/{room_id}/seats/{seat}",
+        "/api/rooms/{room_id}/start",
+        "/api/rooms/{room_id}/rematch",
+    ]:
+        assert path in paths
+
+
+async def test_pages_render(client: httpx.AsyncClient) -> None:
+    assert "Create room" in (await client.get("/")).text
+    room = await create(client)
+    assert (await client.get(f"/r/{room['room_id']}")).status_code == 200
+    invite = room["invite_url"].rsplit("/", 1)[1]
+    assert "Join" in (await client.get(f"/join/{invite}")).text

@@ -1,0 +1,96 @@
+"""A small websocket client for tests: speaks the protocol of docs/protocol.md."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+from typing import Any
+
+import httpx
+import websockets
+
+_refs = itertools.count(1)
+
+
+class Player:
+    def __init__(self, ws_base: str, room_id: str, token: str | None) -> None:
+        self.url = f"{ws_base}/ws/{room_id}"
+        self.token = token
+        self.ws: Any = None
+        self.welcome: dict[str, Any] = {}
+        self.state: dict[str, Any] = {}
+        self.frames: list[dict[str, Any]] = []
+
+    async def connect(self, seq: int | None = None) -> Player:
+        self.ws = await websockets.connect(self.url, max_size=1 << 22)
+        await self.ws.send(json.dumps({"type": "hello", "token": self.token, "seq": seq}))
+        self.welcome = await self.expect("welcome")
+        if self.welcome["room"]["game_id"] is not None:
+            self.state = await self.expect("state")
+        return self
+
+    async def recv(self, timeout: float = 5) -> dict[str, Any]:
+        frame = json.loads(await asyncio.wait_for(self.ws.recv(), timeout))
+        self.frames.append(frame)
+        if frame["type"] == "state":
+            self.state = frame
+        return frame
+
+    async def expect(self, kind: str, timeout: float = 5, **match: Any) -> dict[str, Any]:
+        while True:
+            frame = await self.recv(timeout)
+            if frame["type"] == kind and all(frame.get(k) == v for k, v in match.items()):
+                return frame
+
+    async def send(self, payload: Any) -> None:
+        await self.ws.send(payload if isinstance(payload, str) else json.dumps(payload))
+
+    async def act(self, action: dict[str, Any], ref: str | None = None) -> dict[str, Any]:
+        """Send a move; return its ack or error frame."""
+        ref = ref or f"r{next(_refs)}"
+        await self.send({"type": "act", "ref": ref, "action": action})
+        while True:
+            frame = await self.recv()
+            if frame["type"] in ("ack", "error") and frame.get("ref") == ref:
+                return frame
+
+    async def wait_state(self, predicate: Any, timeout: float = 10) -> dict[str, Any]:
+        """Wait for a state frame whose view satisfies ``predicate``."""
+        if self.state and predicate(self.state["view"]):
+            return self.state
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while True:
+            frame = await self.recv(max(0.05, end - loop.time()))
+            if frame["type"] == "state" and predicate(frame["view"]):
+                return frame
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            await self.ws.close()
+
+
+async def make_room(
+    base: str, game: str = "count21", options: dict[str, Any] | None = None, **extra: Any
+) -> tuple[str, str, str]:
+    """Create a room; return (room_id, host token, invite token)."""
+    async with httpx.AsyncClient(base_url=base) as c:
+        r = await c.post("/api/rooms", json={"game": game, "options": options or {}, "name": "Host", **extra})
+        r.raise_for_status()
+        body = r.json()
+        return body["room_id"], body["token"], body["invite_url"].rsplit("/", 1)[-1]
+
+
+async def join(base: str, invite: str, name: str) -> dict[str, Any]:
+    async with httpx.AsyncClient(base_url=base) as c:
+        r = await c.post(f"/api/join/{invite}", json={"name": name})
+        r.raise_for_status()
+        return r.json()  # type: ignore[no-any-return]
+
+
+async def host_post(base: str, room_id: str, token: str, path: str, body: Any = None) -> httpx.Response:
+    async with httpx.AsyncClient(base_url=base) as c:
+        return await c.post(
+            f"/api/rooms/{room_id}{path}", json=body, headers={"Authorization": f"Bearer {token}"}
+        )
