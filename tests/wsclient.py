@@ -91,6 +91,4 @@ async def join(base: str, invite: str, name: str) -> dict[str, Any]:
 
 async def host_post(base: str, room_id: str, token: str, path: str, body: Any = None) -> httpx.Response:
     async with httpx.AsyncClient(base_url=base) as c:
-        return await c.post(
-            f"/api/rooms/{room_id}{path}", json=body, headers={"Authorization": f"Bearer {token}"}
-        )
+        return await c.post(f"/api/rooms/{room_id}{path}", json=body, headers={"Authorization": f"Bearer {token}"})

@@ -49,9 +49,7 @@ class Room(Base):
     options: Mapped[dict[str, Any]] = mapped_column(default=dict)
     # phase name -> seconds; the system's timeout action runs when one passes
     time_limits: Mapped[dict[str, Any]] = mapped_column(default=dict)
-    status: Mapped[str] = mapped_column(
-        String(16), default="lobby"
-    )  # lobby|playing|finished|closed
+    status: Mapped[str] = mapped_column(String(16), default="lobby")  # lobby|playing|finished|closed
     host_member_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
     current_game_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)

@@ -29,6 +29,8 @@ class Settings(BaseSettings):
     port: int = 8000
     # "module:attribute" of extra engines to register (tests use this for their toy game)
     extra_engines: list[str] = Field(default_factory=list)
+    # more directories searched for /static files after ./static (the tests' toy game UI)
+    extra_static: list[str] = Field(default_factory=list)
     # how long a bot "thinks" before its move, so people can follow the game
     bot_delay_ms: int = 700
     # per-connection flood limit: a token bucket

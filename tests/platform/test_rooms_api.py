@@ -37,9 +37,7 @@ async def test_invite_token_has_at_least_96_random_bits(client: httpx.AsyncClien
     assert random_bits(invite) >= 96
 
 
-async def test_seat_token_has_128_bits_and_is_stored_only_as_a_hash(
-    client: httpx.AsyncClient, db_url: str
-) -> None:
+async def test_seat_token_has_128_bits_and_is_stored_only_as_a_hash(client: httpx.AsyncClient, db_url: str) -> None:
     room = await create(client)
     assert random_bits(room["token"]) >= 128
     engine = create_engine(db_url.replace("+aiosqlite", ""))
@@ -49,7 +47,9 @@ async def test_seat_token_has_128_bits_and_is_stored_only_as_a_hash(
     assert all(room["token"] not in (s or "") for s in stored)
 
 
-async def test_create_sets_an_httponly_cookie_that_identifies_the_seat(client: httpx.AsyncClient) -> None:
+async def test_create_sets_an_httponly_cookie_that_identifies_the_seat(
+    client: httpx.AsyncClient,
+) -> None:
     r = await client.post("/api/rooms", json={"game": "count21", "name": "Ada"})
     cookie = r.headers["set-cookie"]
     assert "HttpOnly" in cookie and "SameSite=lax" in cookie
@@ -130,7 +130,9 @@ async def test_host_changes_options_and_time_limits(client: httpx.AsyncClient) -
     room = await create(client)
     rid, token = room["room_id"], room["token"]
     r = await client.patch(
-        f"/api/rooms/{rid}", json={"options": {"target": 10}, "time_limits": {"play": 30}}, headers=bearer(token)
+        f"/api/rooms/{rid}",
+        json={"options": {"target": 10}, "time_limits": {"play": 30}},
+        headers=bearer(token),
     )
     assert r.status_code == 200, r.text
     assert r.json()["options"] == {"target": 10} and r.json()["time_limits"] == {"play": 30}
@@ -211,7 +213,10 @@ async def test_rematch_starts_a_new_game_with_the_same_players(client: httpx.Asy
     second = (await client.post(f"/api/rooms/{rid}/rematch", headers=bearer(token))).json()["game_id"]
     assert second != first
     snap = (await client.get(f"/api/rooms/{rid}")).json()
-    assert snap["status"] == "playing" and [s["name"] for s in snap["seats"]] == ["Ada", "Smart bot 1"]
+    assert snap["status"] == "playing" and [s["name"] for s in snap["seats"]] == [
+        "Ada",
+        "Smart bot 1",
+    ]
 
 
 async def test_chat_over_300_characters_is_refused(client: httpx.AsyncClient) -> None:

@@ -42,9 +42,7 @@ class UpdateRoom(BaseModel):
 
 
 class AddBot(BaseModel):
-    bot: str | None = Field(
-        default=None, description="A bot id from the game's info; default the strongest"
-    )
+    bot: str | None = Field(default=None, description="A bot id from the game's info; default the strongest")
     name: str | None = None
 
 
@@ -91,9 +89,7 @@ async def list_games() -> list[dict[str, Any]]:
 
 
 @router.post("/rooms", response_model=Joined, summary="Create a room; you are its host")
-async def create_room(
-    body: CreateRoom, request: Request, response: Response, svc: RoomServiceDep
-) -> Joined:
+async def create_room(body: CreateRoom, request: Request, response: Response, svc: RoomServiceDep) -> Joined:
     room, member, token = await svc.create(body.game, body.options, body.name, body.time_limits)
     await svc.s.commit()
     _set_cookie(request, response, room.id, token)
@@ -126,9 +122,7 @@ async def join_room(
 
 
 @router.get("/rooms/{room_id}", summary="The room: seats, status, game")
-async def get_room(
-    room_id: str, request: Request, svc: RoomServiceDep, services: ServicesDep
-) -> dict[str, Any]:
+async def get_room(room_id: str, request: Request, svc: RoomServiceDep, services: ServicesDep) -> dict[str, Any]:
     room, member = await _caller(svc, request, room_id)
     snap = await svc.snapshot(room, services.hub.online_members(room_id))
     snap["you"] = _you(room, member)
@@ -173,12 +167,8 @@ async def add_bot(
     return {"seat": member.seat, "name": member.name, "bot": member.bot}
 
 
-@router.delete(
-    "/rooms/{room_id}/seats/{seat}", summary="Host: kick (a bot takes over a running seat)"
-)
-async def kick(
-    room_id: str, seat: int, request: Request, svc: RoomServiceDep, services: ServicesDep
-) -> dict[str, Any]:
+@router.delete("/rooms/{room_id}/seats/{seat}", summary="Host: kick (a bot takes over a running seat)")
+async def kick(room_id: str, seat: int, request: Request, svc: RoomServiceDep, services: ServicesDep) -> dict[str, Any]:
     room = await _host(svc, request, room_id)
     target = await svc.kick(room, seat)
     await svc.s.commit()
@@ -211,9 +201,7 @@ async def pass_host(
     return {"host_seat": body.seat}
 
 
-async def _begin(
-    room_id: str, request: Request, svc: RoomService, services: Any, rematch: bool
-) -> dict[str, Any]:
+async def _begin(room_id: str, request: Request, svc: RoomService, services: Any, rematch: bool) -> dict[str, Any]:
     room = await _host(svc, request, room_id)
     game = await (svc.rematch(room) if rematch else svc.start(room))
     await svc.s.commit()
@@ -226,16 +214,12 @@ async def _begin(
 
 
 @router.post("/rooms/{room_id}/start", summary="Host: start the game")
-async def start(
-    room_id: str, request: Request, svc: RoomServiceDep, services: ServicesDep
-) -> dict[str, Any]:
+async def start(room_id: str, request: Request, svc: RoomServiceDep, services: ServicesDep) -> dict[str, Any]:
     return await _begin(room_id, request, svc, services, rematch=False)
 
 
 @router.post("/rooms/{room_id}/rematch", summary="Host: a new game with the same players")
-async def rematch(
-    room_id: str, request: Request, svc: RoomServiceDep, services: ServicesDep
-) -> dict[str, Any]:
+async def rematch(room_id: str, request: Request, svc: RoomServiceDep, services: ServicesDep) -> dict[str, Any]:
     return await _begin(room_id, request, svc, services, rematch=True)
 
 
@@ -261,12 +245,8 @@ async def post_chat(
     return payload
 
 
-@router.get(
-    "/rooms/{room_id}/view", summary="Your own view of the current game (as over the websocket)"
-)
-async def my_view(
-    room_id: str, request: Request, svc: RoomServiceDep, services: ServicesDep
-) -> dict[str, Any]:
+@router.get("/rooms/{room_id}/view", summary="Your own view of the current game (as over the websocket)")
+async def my_view(room_id: str, request: Request, svc: RoomServiceDep, services: ServicesDep) -> dict[str, Any]:
     room, member = await _caller(svc, request, room_id)
     if member is None:
         raise ApiError(401, "not_member", "You are not in this room.")

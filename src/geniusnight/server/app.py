@@ -53,9 +53,9 @@ class Services:
         await self.bus.publish({"kind": "room", "room": room_id})
 
     async def publish_state(self, live: LiveGame) -> None:
-        await self.bus.publish(
-            {"kind": "state", "room": live.room_id, "game": live.id, "seq": live.seq}
-        )
+        await self.bus.publish({"kind": "state", "room": live.room_id, "game": live.id, "seq": live.seq})
+        if live.over:  # the room's status just became "finished"
+            await self.publish_room(live.room_id)
 
 
 def load_extra_engines(specs: list[str]) -> None:
@@ -114,5 +114,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(ws.router)
     app.include_router(admin.router)
     app.include_router(pages.router)
-    app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+    static = StaticFiles(directory=STATIC_DIR)
+    static.all_directories.extend(Path(d) for d in settings.extra_static)
+    app.mount("/static", static, name="static")
     return app

@@ -67,9 +67,7 @@ class Driver:
                 continue  # this bot waits (e.g. lets the race run)
             outcome = await self.games.submit(game_id, seat, action, ref=f"bot-{seq}-{seat}")
             if not outcome.ok and outcome.code != "conflict":
-                log.error(
-                    "bot %s in game %s made an illegal move: %s", bot, game_id, outcome.message
-                )
+                log.error("bot %s in game %s made an illegal move: %s", bot, game_id, outcome.message)
                 fallback = self.random_action(live, seat, seq)
                 if fallback is not None:
                     await self.games.submit(game_id, seat, fallback, ref=f"bot-{seq}-{seat}-fb")
@@ -101,9 +99,7 @@ class Driver:
             return  # the phase ended in time, or its clock restarted
         if not await self.bus.claim(f"timeout:{game_id}:{live.deadline_seq}", 60):
             return
-        outcome = await self.games.submit(
-            game_id, None, dict(TIMEOUT_ACTION), ref=f"timeout-{live.deadline_seq}"
-        )
+        outcome = await self.games.submit(game_id, None, dict(TIMEOUT_ACTION), ref=f"timeout-{live.deadline_seq}")
         if not outcome.ok:
             log.error("timeout in game %s refused: %s", game_id, outcome.message)
 

@@ -122,11 +122,7 @@ class GameService:
         """Apply moves other processes committed since ``live.seq``. True if any."""
         async with self.db.sessions() as s:
             rows = (
-                await s.execute(
-                    select(Move)
-                    .where(Move.game_id == live.id, Move.seq > live.seq)
-                    .order_by(Move.seq)
-                )
+                await s.execute(select(Move).where(Move.game_id == live.id, Move.seq > live.seq).order_by(Move.seq))
             ).scalars()
             moves = list(rows)
             game = await s.get(Game, live.id) if moves else None
@@ -168,9 +164,7 @@ class GameService:
 
     # --- the pipeline ----------------------------------------------------------------
 
-    async def submit(
-        self, game_id: int, seat: int | None, action: Any, ref: str | None = None
-    ) -> Outcome:
+    async def submit(self, game_id: int, seat: int | None, action: Any, ref: str | None = None) -> Outcome:
         live = await self.get(game_id)
         async with live.lock:
             for _attempt in range(5):
@@ -190,9 +184,7 @@ class GameService:
                     log.exception("on_commit hook failed for game %s", live.id)
         return outcome
 
-    async def _try_commit(
-        self, live: LiveGame, seat: int | None, action: Any, ref: str | None
-    ) -> Outcome | None:
+    async def _try_commit(self, live: LiveGame, seat: int | None, action: Any, ref: str | None) -> Outcome | None:
         if ref is not None and (seat, ref) in live.refs:
             return Outcome(True, live.refs[(seat, ref)], duplicate=True)
         if live.over:
@@ -203,20 +195,14 @@ class GameService:
             return await self._refuse(live, seat, action, e.code, e.message)
         except Exception:
             log.exception("engine %s crashed on %r", live.engine.info.id, action)
-            return await self._refuse(
-                live, seat, action, "engine_error", "The server could not apply that move."
-            )
+            return await self._refuse(live, seat, action, "engine_error", "The server could not apply that move.")
         seq = live.seq + 1
         now = datetime.now(UTC)
         deadline_at, deadline_seq = self._next_deadline(live, new_state, seq, now)
         result = live.engine.outcome(new_state)
         try:
             async with self.db.sessions() as s, s.begin():
-                s.add(
-                    Move(
-                        game_id=live.id, seq=seq, seat=seat, action=action, ref=ref, created_at=now
-                    )
-                )
+                s.add(Move(game_id=live.id, seq=seq, seat=seat, action=action, ref=ref, created_at=now))
                 game = await s.get(Game, live.id)
                 assert game is not None
                 game.last_seq = seq
@@ -257,9 +243,7 @@ class GameService:
             return live.deadline_at, live.deadline_seq
         return now + timedelta(seconds=float(limit)), seq
 
-    async def _refuse(
-        self, live: LiveGame, seat: int | None, action: Any, code: str, message: str
-    ) -> Outcome:
+    async def _refuse(self, live: LiveGame, seat: int | None, action: Any, code: str, message: str) -> Outcome:
         try:
             async with self.db.sessions() as s, s.begin():
                 s.add(

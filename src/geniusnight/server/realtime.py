@@ -242,11 +242,7 @@ class RedisBus(Bus):
 
     async def claim(self, key: str, seconds: float) -> bool:
         try:
-            return bool(
-                await self.redis.set(
-                    f"geniusnight:claim:{key}", self.origin, nx=True, ex=max(1, int(seconds))
-                )
-            )
+            return bool(await self.redis.set(f"geniusnight:claim:{key}", self.origin, nx=True, ex=max(1, int(seconds))))
         except Exception:
             log.exception("redis claim failed; running the job here")
             return True

@@ -78,15 +78,11 @@ def check_time_limits(engine: Engine, limits: Any) -> dict[str, int]:
     for phase, seconds in limits.items():
         if phase not in engine.info.timed_phases:
             known = ", ".join(sorted(engine.info.timed_phases)) or "none"
-            raise ApiError(
-                422, "bad_time_limits", f"No time limit for phase {phase!r} (known: {known})."
-            )
+            raise ApiError(422, "bad_time_limits", f"No time limit for phase {phase!r} (known: {known}).")
         if seconds in (None, 0):
             continue
         if not isinstance(seconds, int) or isinstance(seconds, bool) or not 5 <= seconds <= 3600:
-            raise ApiError(
-                422, "bad_time_limits", "A time limit is 5 to 3600 seconds, or 0 for none."
-            )
+            raise ApiError(422, "bad_time_limits", "A time limit is 5 to 3600 seconds, or 0 for none.")
         out[phase] = seconds
     return out
 
@@ -108,9 +104,7 @@ class RoomService:
         if not token:
             return None
         member = (
-            await self.s.execute(
-                select(Member).where(Member.token_hash == hash_token(token, self.secret_key))
-            )
+            await self.s.execute(select(Member).where(Member.token_hash == hash_token(token, self.secret_key)))
         ).scalar_one_or_none()
         if member is None or member.room_id != room_id or member.kicked:
             return None
@@ -134,13 +128,7 @@ class RoomService:
             .where(Member.room_id == room.id, Member.seat.is_(None), Member.kicked.is_(False))
         )
         game = await self.s.get(Game, room.current_game_id) if room.current_game_id else None
-        games = list(
-            (
-                await self.s.execute(
-                    select(Game.id).where(Game.room_id == room.id).order_by(Game.id)
-                )
-            ).scalars()
-        )
+        games = list((await self.s.execute(select(Game.id).where(Game.room_id == room.id).order_by(Game.id))).scalars())
         if game is not None and room.status != "lobby":
             # once the game runs, its seat list is the truth (kicked players became bots)
             seats = [
@@ -188,9 +176,7 @@ class RoomService:
         token = secrets.token_urlsafe(SEAT_TOKEN_BYTES)
         return token, hash_token(token, self.secret_key)
 
-    async def create(
-        self, game: str, options: Any, name: Any, time_limits: Any = None
-    ) -> tuple[Room, Member, str]:
+    async def create(self, game: str, options: Any, name: Any, time_limits: Any = None) -> tuple[Room, Member, str]:
         engine = engine_for(game)
         name = clean_name(name)
         opts = check_options(engine, options or {}, None)
@@ -213,13 +199,9 @@ class RoomService:
         return room, host, token
 
     async def room_by_invite(self, invite: str) -> Room:
-        room = (
-            await self.s.execute(select(Room).where(Room.invite == invite))
-        ).scalar_one_or_none()
+        room = (await self.s.execute(select(Room).where(Room.invite == invite))).scalar_one_or_none()
         if room is None or room.status == "closed":
-            raise ApiError(
-                404, "bad_invite", "This invite link is not valid (or the room was closed)."
-            )
+            raise ApiError(404, "bad_invite", "This invite link is not valid (or the room was closed).")
         return room
 
     async def join(self, room: Room, name: Any, token: str | None) -> tuple[Member, str | None]:
@@ -259,9 +241,7 @@ class RoomService:
             opts = check_options(engine, merged, None)
             _, hi = engine.player_range(opts)
             if len(await self.seated(room.id)) > hi:
-                raise ApiError(
-                    409, "too_many_players", f"Those options allow at most {hi} players."
-                )
+                raise ApiError(409, "too_many_players", f"Those options allow at most {hi} players.")
             room.options = opts
         if time_limits is not None:
             room.time_limits = check_time_limits(engine, time_limits)
@@ -273,9 +253,7 @@ class RoomService:
         bots = {b.id: b for b in engine.info.bots}
         bot_id = bot or engine.info.bots[-1].id  # the strongest is listed last
         if bot_id not in bots:
-            raise ApiError(
-                422, "unknown_bot", f"Unknown bot {bot_id!r}; choose from {sorted(bots)}."
-            )
+            raise ApiError(422, "unknown_bot", f"Unknown bot {bot_id!r}; choose from {sorted(bots)}.")
         seated = await self.seated(room.id)
         _, hi = engine.player_range(room.options)
         if len(seated) >= hi:
@@ -294,9 +272,7 @@ class RoomService:
         if target is None:
             raise ApiError(404, "no_seat", f"Seat {seat} is empty.")
         if target.id == room.host_member_id:
-            raise ApiError(
-                409, "kick_host", "The host can't kick themselves; pass the host role first."
-            )
+            raise ApiError(409, "kick_host", "The host can't kick themselves; pass the host role first.")
         if room.status == "lobby":
             target.kicked = True
             target.seat = None
@@ -373,10 +349,7 @@ class RoomService:
 
     async def recent_chat(self, room_id: str, limit: int = 50) -> list[dict[str, Any]]:
         rows = await self.s.execute(
-            select(ChatMessage)
-            .where(ChatMessage.room_id == room_id)
-            .order_by(ChatMessage.id.desc())
-            .limit(limit)
+            select(ChatMessage).where(ChatMessage.room_id == room_id).order_by(ChatMessage.id.desc()).limit(limit)
         )
         return [chat_json(m) for m in reversed(list(rows.scalars()))]
 

@@ -62,9 +62,7 @@ async def room_socket(ws: WebSocket, room_id: str) -> None:
             await ws.close(code=4401)
             return
         chat = await svc.recent_chat(room_id)
-    conn = Connection(
-        ws=ws, room_id=room_id, member_id=member.id, seat=member.seat, name=member.name
-    )
+    conn = Connection(ws=ws, room_id=room_id, member_id=member.id, seat=member.seat, name=member.name)
     services.hub.add(conn)
     writer = asyncio.create_task(conn.writer())
     try:
@@ -112,9 +110,7 @@ async def _hello(ws: WebSocket, max_bytes: int) -> dict[str, Any] | None:
         frame, problem = _parse(text, max_bytes)
         if frame is not None and frame.get("type") == "hello":
             return frame
-        await ws.send_json(
-            problem or error(None, "hello_first", 'The first frame must be {"type": "hello"}.')
-        )
+        await ws.send_json(problem or error(None, "hello_first", 'The first frame must be {"type": "hello"}.'))
 
 
 def _parse(text: str, max_bytes: int) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
@@ -202,9 +198,7 @@ async def _act(services: Services, conn: Connection, frame: dict[str, Any]) -> N
         return
     outcome = await services.games.submit(snap_game, conn.seat, action, ref)
     if outcome.ok:
-        conn.send_json(
-            {"type": "ack", "ref": ref, "seq": outcome.seq, "duplicate": outcome.duplicate}
-        )
+        conn.send_json({"type": "ack", "ref": ref, "seq": outcome.seq, "duplicate": outcome.duplicate})
     else:
         conn.send_json(error(ref, outcome.code, outcome.message))
 

@@ -1,0 +1,38 @@
+# The whole set-up on a fresh machine: `make run` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-stamp
+
+.PHONY: install run test lint typecheck bench clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	touch $(STAMP)
+
+install: $(STAMP)
+
+## serve on SQLite at http://127.0.0.1:8000 (migrates first)
+run: install
+	$(BIN)/geniusnight db upgrade
+	$(BIN)/geniusnight serve --no-migrate
+
+lint: install
+	$(BIN)/ruff check src tests
+	$(BIN)/ruff format --check src tests
+
+typecheck: install
+	$(BIN)/mypy
+
+## every test: unit, property, API, websocket, browser (and PostgreSQL/Redis when configured)
+test: install lint typecheck
+	$(BIN)/python -m pytest -q -n 2 --dist loadfile
+
+## benchmarks (figures go to docs/benchmarks.md)
+bench: install
+	$(BIN)/python bench/run_all.py
+
+clean:
+	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache

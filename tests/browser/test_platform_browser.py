@@ -1,0 +1,90 @@
+"""Two people in two browsers: create, join by the invite link, play, reload, come back."""
+
+from __future__ import annotations
+
+from playwright.async_api import Browser, expect
+
+from support import ServerProcess
+
+
+async def test_two_browsers_join_by_invite_play_and_reload_to_the_same_seat(
+    server: ServerProcess, browser: Browser
+) -> None:
+    host_ctx = await browser.new_context(viewport={"width": 390, "height": 800})  # a phone
+    guest_ctx = await browser.new_context()
+    host = await host_ctx.new_page()
+    guest = await guest_ctx.new_page()
+
+    await host.goto(server.base + "/")
+    await host.get_by_test_id("game-count21").check(force=True)
+    await host.get_by_test_id("host-name").fill("Ada <b>")
+    await host.get_by_test_id("create-room").click()
+    await expect(host.get_by_test_id("connection")).to_have_attribute("data-state", "open")
+    invite = await host.get_by_test_id("invite-url").input_value()
+    assert "/join/" in invite
+
+    await guest.goto(invite)
+    await guest.get_by_test_id("join-name").fill("Grace")
+    await guest.get_by_test_id("join-room").click()
+    await expect(guest.get_by_test_id("seats")).to_contain_text("Grace")
+    # the host sees the newcomer live; names are text, not HTML
+    await expect(host.get_by_test_id("seats")).to_contain_text("Grace")
+    await expect(host.get_by_test_id("seats")).to_contain_text("Ada <b>")
+
+    await host.get_by_test_id("start").click()
+    await expect(host.get_by_test_id("turn")).to_have_text("your turn")
+    await expect(guest.get_by_test_id("turn")).to_have_text("waiting")
+
+    await host.get_by_test_id("add-3").click()
+    await expect(guest.get_by_test_id("counter")).to_have_text("3")
+    await guest.get_by_test_id("add-2").click()
+    await expect(host.get_by_test_id("counter")).to_have_text("5")
+
+    guest_secret = await guest.get_by_test_id("secret").text_content()
+    await guest.reload()
+    await expect(guest.get_by_test_id("counter")).to_have_text("5")
+    await expect(guest.get_by_test_id("secret")).to_have_text(guest_secret or "")
+    await expect(guest.get_by_test_id("turn")).to_have_text("waiting")
+
+    # a second tab of the same browser is the same seat too
+    tab = await guest_ctx.new_page()
+    await tab.goto(guest.url)
+    await expect(tab.get_by_test_id("secret")).to_have_text(guest_secret or "")
+
+    # chat shows text as text
+    await host.get_by_test_id("chat-input").fill("<img src=x onerror=alert(1)>")
+    await host.get_by_test_id("chat-input").press("Enter")
+    await expect(guest.get_by_test_id("chat-log")).to_contain_text("<img src=x onerror=alert(1)>")
+    assert await guest.locator(".chat-log img").count() == 0
+
+    # play on to the end
+    for _ in range(20):
+        for page in (host, guest):
+            if await page.get_by_test_id("turn").text_content() == "your turn":
+                await page.get_by_test_id("add-3").click()
+                await page.wait_for_timeout(100)
+        if "over" in (await host.get_by_test_id("turn").text_content() or ""):
+            break
+    await expect(host.get_by_test_id("turn")).to_contain_text("over")
+    await expect(host.get_by_test_id("rematch")).to_be_visible()
+    await host_ctx.close()
+    await guest_ctx.close()
+
+
+async def test_connection_indicator_reconnects_after_a_server_restart(db_url: str, browser: Browser) -> None:
+    srv = ServerProcess(db_url).start()
+    try:
+        ctx = await browser.new_context()
+        page = await ctx.new_page()
+        await page.goto(srv.base + "/")
+        await page.get_by_test_id("game-count21").check(force=True)
+        await page.get_by_test_id("host-name").fill("Ada")
+        await page.get_by_test_id("create-room").click()
+        await expect(page.get_by_test_id("connection")).to_have_attribute("data-state", "open")
+        srv.kill()
+        await expect(page.get_by_test_id("connection")).not_to_have_attribute("data-state", "open")
+        srv = ServerProcess(db_url, port=srv.port).start()
+        await expect(page.get_by_test_id("connection")).to_have_attribute("data-state", "open", timeout=20000)
+        await ctx.close()
+    finally:
+        srv.stop()
