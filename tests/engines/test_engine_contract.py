@@ -1,0 +1,168 @@
+"""SPEC section 2, checked on every registered engine alike (the real games and the toy)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from toygame import ENGINE as TOY
+
+from geniusnight.engines import ENGINES, IllegalAction, Rng, get_engine, register
+from geniusnight.engines.base import Engine
+
+register(TOY)
+SEED = 987654321987654
+REQUIRED_VIEW_KEYS = {"phase", "to_act", "scores", "over"}
+
+
+def engines() -> list[str]:
+    return sorted(ENGINES)
+
+
+def play(engine: Engine, players: int, seed: int, max_steps: int = 3000) -> tuple[Any, list[tuple[Any, Any]]]:
+    """Play random bot moves (or the system timeout when every bot waits) to the end."""
+    state = engine.setup(players, engine.validate_options(players, {}), seed)
+    rng = Rng.from_seed(seed)
+    history: list[tuple[Any, Any]] = []
+    for step in range(max_steps):
+        if engine.outcome(state) is not None:
+            break
+        seats = sorted(engine.to_act(state))
+        rng.shuffle(seats)
+        action, actor = None, None
+        for seat in seats:
+            action = engine.bot_action(state, seat, "random", seed + step)
+            if action is not None:
+                actor = seat
+                break
+        if action is None:
+            action, actor = {"type": "timeout"}, None
+        state = engine.apply(state, actor, action)
+        history.append((actor, action))
+    return state, history
+
+
+def player_counts(engine: Engine) -> list[int]:
+    lo, hi = engine.player_range(engine.validate_options(None, {}))
+    return sorted({lo, hi})
+
+
+@pytest.mark.parametrize("game", engines())
+def test_registry_returns_each_engine_by_its_id(game: str) -> None:
+    engine = get_engine(game)
+    assert engine.info.id == game and isinstance(engine, Engine)
+    assert engine.info.min_players <= engine.info.max_players
+    json.dumps(engine.info.to_json())
+
+
+def test_unknown_game_is_a_key_error_naming_the_known_ones() -> None:
+    with pytest.raises(KeyError, match="known"):
+        get_engine("no-such-game")
+
+
+@pytest.mark.parametrize("game", engines())
+def test_random_games_end_with_views_that_hold_the_contract(game: str) -> None:
+    engine = get_engine(game)
+    for players in player_counts(engine):
+        state, history = play(engine, players, SEED + players)
+        assert engine.outcome(state) is not None, f"{game} with {players} did not end"
+        outcome = engine.outcome(state)
+        assert outcome is not None and set(outcome) >= {"winners", "scores"}
+        for seat in [None, *range(players)]:
+            view = engine.view(state, seat)
+            assert REQUIRED_VIEW_KEYS <= set(view)
+            assert view["over"] is True and "result" in view
+            text = json.dumps(view)
+            assert str(SEED + players) not in text
+
+
+@pytest.mark.parametrize("game", engines())
+def test_apply_never_changes_the_state_it_was_given(game: str) -> None:
+    engine = get_engine(game)
+    players = player_counts(engine)[0]
+    state = engine.setup(players, engine.validate_options(players, {}), SEED)
+    for step in range(40):
+        if engine.outcome(state) is not None:
+            break
+        seat = min(engine.to_act(state))
+        action = engine.bot_action(state, seat, "random", step) or {"type": "timeout"}
+        actor = None if action == {"type": "timeout"} else seat
+        before = json.dumps(engine.dump(state), sort_keys=True)
+        new_state = engine.apply(state, actor, action)
+        assert json.dumps(engine.dump(state), sort_keys=True) == before
+        state = new_state
+
+
+@pytest.mark.parametrize("game", engines())
+def test_views_are_json_with_sorted_to_act_and_scores_by_seat(game: str) -> None:
+    engine = get_engine(game)
+    players = player_counts(engine)[-1]
+    state = engine.setup(players, engine.validate_options(players, {}), SEED)
+    for seat in [None, *range(players)]:
+        view = json.loads(json.dumps(engine.view(state, seat)))
+        assert view["to_act"] == sorted(engine.to_act(state))
+        assert len(view["scores"]) == players
+        assert view["over"] is False
+
+
+@pytest.mark.parametrize("game", engines())
+def test_same_seed_and_actions_give_the_same_dumps(game: str) -> None:
+    engine = get_engine(game)
+    players = player_counts(engine)[0]
+    a, history = play(engine, players, SEED, max_steps=200)
+    b = engine.setup(players, engine.validate_options(players, {}), SEED)
+    for seat, action in history:
+        b = engine.apply(b, seat, action)
+    assert json.dumps(engine.dump(a), sort_keys=True) == json.dumps(engine.dump(b), sort_keys=True)
+
+
+@pytest.mark.parametrize("game", engines())
+def test_dump_load_round_trips_through_json(game: str) -> None:
+    engine = get_engine(game)
+    players = player_counts(engine)[0]
+    state, _ = play(engine, players, SEED, max_steps=60)
+    data = json.loads(json.dumps(engine.dump(state)))
+    again = engine.load(data)
+    assert json.dumps(engine.dump(again), sort_keys=True) == json.dumps(engine.dump(state), sort_keys=True)
+    assert engine.view(again, 0) == engine.view(state, 0)
+
+
+JUNK: list[Any] = [None, "place", 7, [], {}, {"type": 3}, {"type": "no-such-action"}, {"type": None}]
+
+
+@pytest.mark.parametrize("game", engines())
+@pytest.mark.parametrize("junk", JUNK, ids=repr)
+def test_junk_actions_raise_illegal_action_with_a_code(game: str, junk: Any) -> None:
+    engine = get_engine(game)
+    players = player_counts(engine)[0]
+    state = engine.setup(players, engine.validate_options(players, {}), SEED)
+    before = json.dumps(engine.dump(state), sort_keys=True)
+    seat = min(engine.to_act(state))
+    with pytest.raises(IllegalAction) as info:
+        engine.apply(state, seat, junk)
+    assert info.value.code and str(info.value)
+    assert json.dumps(engine.dump(state), sort_keys=True) == before
+
+
+@pytest.mark.parametrize("game", engines())
+def test_a_seat_that_may_not_act_is_refused(game: str) -> None:
+    engine = get_engine(game)
+    players = player_counts(engine)[-1]
+    state = engine.setup(players, engine.validate_options(players, {}), SEED)
+    idle = [s for s in range(players) if s not in engine.to_act(state)]
+    if not idle:
+        pytest.skip("every seat acts in the first phase")
+    acting = min(engine.to_act(state))
+    action = engine.bot_action(state, acting, "random", 1)
+    assert action is not None
+    with pytest.raises(IllegalAction):
+        engine.apply(state, idle[0], action)
+
+
+@pytest.mark.parametrize("game", engines())
+def test_bad_options_are_refused_with_bad_option(game: str) -> None:
+    engine = get_engine(game)
+    with pytest.raises(IllegalAction) as info:
+        engine.validate_options(None, {"no_such_option_at_all": 1})
+    assert info.value.code == "bad_option"
