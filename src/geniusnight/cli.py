@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
+import concurrent.futures
 import os
 import sys
 from pathlib import Path
@@ -25,7 +27,14 @@ def db_upgrade(url: str | None = None) -> None:
     cfg.set_main_option("script_location", str(ROOT / "alembic"))
     cfg.attributes["url"] = url
     cfg.attributes["configure_logger"] = False
-    command.upgrade(cfg, "head")
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        command.upgrade(cfg, "head")
+        return
+    # alembic's env.py runs its own event loop: give it a thread when one is running here
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        pool.submit(command.upgrade, cfg, "head").result()
 
 
 def serve(host: str | None, port: int | None, database_url: str | None, migrate: bool) -> None:

@@ -1,0 +1,64 @@
+"""The same migrations and move pipeline on PostgreSQL (runs when GENIUSNIGHT_TEST_POSTGRES_URL is set)."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import AsyncIterator
+
+import httpx
+import pytest
+
+from support import TOY
+
+PG = os.environ.get("GENIUSNIGHT_TEST_POSTGRES_URL")
+pytestmark = [pytest.mark.services, pytest.mark.skipif(not PG, reason="GENIUSNIGHT_TEST_POSTGRES_URL not set")]
+
+
+@pytest.fixture
+async def pg_url() -> AsyncIterator[str]:
+    import asyncpg
+
+    assert PG is not None
+    admin_dsn = PG.replace("postgresql+asyncpg://", "postgresql://")
+    name = f"gn_storage_{secrets.token_hex(4)}"
+    conn = await asyncpg.connect(admin_dsn)  # unreachable -> the test fails, as it must
+    await conn.execute(f'CREATE DATABASE "{name}"')
+    await conn.close()
+    base = admin_dsn.rsplit("/", 1)[0]
+    yield f"postgresql+asyncpg://{base.split('://', 1)[1]}/{name}"
+    conn = await asyncpg.connect(admin_dsn)
+    await conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    await conn.close()
+
+
+async def test_migrations_and_a_whole_game_on_postgres(pg_url: str) -> None:
+    from geniusnight.cli import db_upgrade
+    from geniusnight.server.app import create_app
+    from geniusnight.settings import Settings
+
+    db_upgrade(pg_url)
+    app = create_app(Settings(env="test", database_url=pg_url, extra_engines=[TOY], bot_delay_ms=0))
+    async with app.router.lifespan_context(app):
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://t") as c:
+            room = (await c.post("/api/rooms", json={"game": "count21", "name": "Ada"})).json()
+            auth = {"Authorization": f"Bearer {room['token']}"}
+            await c.post(f"/api/rooms/{room['room_id']}/bots", json={"bot": "smart"}, headers=auth)
+            game_id = (await c.post(f"/api/rooms/{room['room_id']}/start", headers=auth)).json()["game_id"]
+        games = app.state.services.games
+        import asyncio
+
+        for _ in range(200):
+            live = await games.get(game_id)
+            if live.over:
+                break
+            if 0 in live.engine.to_act(live.state):
+                assert (await games.submit(game_id, 0, {"type": "add", "n": 1})).ok
+            await asyncio.sleep(0.01)
+        live = await games.get(game_id)
+        assert live.over
+        # a fresh process rebuilds the same state from the log
+        games.forget(game_id)
+        again = await games.get(game_id)
+        assert again.seq == live.seq and again.engine.dump(again.state) == live.engine.dump(live.state)
