@@ -1,0 +1,455 @@
+"""Ingenious rules on small flat immutable structures (SPEC section 3).
+
+The state is a slotted object whose fields are bytes, ints, strings and tuples; a transition
+copies the object and rebuilds only the fields it changes, so the old state is never touched.
+
+Tiles are ints ``a * 6 + b`` with colour indices ``a <= b`` (a tile has no orientation until
+it is placed). The board is ``bytes`` indexed by cell id: 0 = empty, colour index + 1 else.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..base import Rng
+from .geometry import COLOURS, GEOMETRIES, Geometry
+
+Event = dict[str, Any]
+
+VARIANTS = ("standard", "solo", "teams")
+RACK_SIZE = 6
+LOG_LIMIT = 60  # recent public events kept in the state (the full history is the action log)
+
+
+def tile_code(a: int, b: int) -> int:
+    """The tile with colours ``a`` and ``b`` (in either order).
+
+    >>> tile_code(2, 0) == tile_code(0, 2) == 2
+    True
+    """
+    return a * 6 + b if a <= b else b * 6 + a
+
+
+def full_set() -> list[int]:
+    """The 120 tiles in canonical order: per colour pair (a <= b), 5 doubles or 6 mixed."""
+    out: list[int] = []
+    for a in range(6):
+        for b in range(a, 6):
+            out.extend([tile_code(a, b)] * (5 if a == b else 6))
+    return out
+
+
+FULL_SET_COUNTS: dict[int, int] = {}
+for _t in full_set():
+    FULL_SET_COUNTS[_t] = FULL_SET_COUNTS.get(_t, 0) + 1
+
+
+def tile_json(code: int) -> list[str]:
+    a, b = divmod(code, 6)
+    return [COLOURS[a], COLOURS[b]]
+
+
+class Variant:
+    """What differs between standard, solo and teams: tracks, cap and bonus thresholds."""
+
+    __slots__ = ("cap", "name", "thresholds")
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        double = name in ("solo", "teams")
+        self.cap = 36 if double else 18
+        self.thresholds: tuple[int, ...] = (18, 36) if double else (18,)
+
+    def tracks(self, players: int) -> int:
+        return 2 if self.name == "teams" else players
+
+    @staticmethod
+    def track_of(name: str, seat: int) -> int:
+        return seat % 2 if name == "teams" else seat
+
+    def seats_of(self, track: int, players: int) -> list[int]:
+        return [s for s in range(players) if self.track_of(self.name, s) == track]
+
+
+VARIANT = {name: Variant(name) for name in VARIANTS}
+
+
+class State:
+    """One game position. Treat as immutable: every rule function returns a new one."""
+
+    __slots__ = (
+        "bag",
+        "board",
+        "end_reason",
+        "events",
+        "log",
+        "pairs",
+        "pending",
+        "phase",
+        "players",
+        "racks",
+        "radius",
+        "rng",
+        "shuffle",
+        "started",
+        "tracks",
+        "turn",
+        "variant",
+        "winners",
+    )
+
+    variant: str
+    players: int
+    radius: int
+    board: bytes
+    racks: tuple[tuple[int, ...], ...]
+    bag: tuple[int, ...]
+    tracks: tuple[tuple[int, ...], ...]
+    turn: int
+    phase: str  # "place" | "swap" | "over"
+    pending: int  # placements the player to act still makes this turn (1 + open bonuses)
+    started: tuple[bool, ...]  # has this seat placed its first tile (the first-round rule)
+    pairs: tuple[tuple[int, int], ...]  # placed tiles as (cell of c1, cell of c2), in order
+    log: tuple[Event, ...]
+    events: int  # number of events ever logged (numbers them for the UI)
+    shuffle: bool
+    rng: int
+    winners: tuple[int, ...] | None
+    end_reason: str | None
+
+    def copy(self) -> State:
+        new = State.__new__(State)
+        for name in State.__slots__:
+            object.__setattr__(new, name, getattr(self, name))
+        return new
+
+    @property
+    def geometry(self) -> Geometry:
+        return GEOMETRIES[self.radius]
+
+    @property
+    def rules(self) -> Variant:
+        return VARIANT[self.variant]
+
+    def track_index(self, seat: int) -> int:
+        return Variant.track_of(self.variant, seat)
+
+
+# --- board queries ------------------------------------------------------------------------
+
+
+def cell_gains(geom: Geometry, board: bytes, cell: int) -> list[int]:
+    """Points per colour (index 0-5, slot 6 unused) a hex placed on ``cell`` would score.
+
+    A placed hex scores the unbroken run of same-coloured hexes beyond it in each direction.
+    The direction toward its partner needs no exclusion: before placing, that neighbour is
+    empty, so the run there is 0 (and the partner never scores the placed tile itself).
+    """
+    gains = [0, 0, 0, 0, 0, 0, 0]
+    for ray in geom.rays[cell]:
+        if not ray:
+            continue
+        k = board[ray[0]]
+        if not k:
+            continue
+        run = 1
+        for x in ray[1:]:
+            if board[x] != k:
+                break
+            run += 1
+        gains[k - 1] += run
+    return gains
+
+
+def free_start_cells(geom: Geometry, board: bytes) -> set[int]:
+    """Cells next to a start symbol that no tile touches yet (the first-round targets)."""
+    out: set[int] = set()
+    for adjacent in geom.start_adjacent:
+        if all(board[x] == 0 for x in adjacent):
+            out.update(adjacent)
+    return out
+
+
+def free_starts(geom: Geometry, board: bytes) -> list[int]:
+    """Start symbol cell ids that no tile touches yet."""
+    return [
+        cell
+        for (cell, _), adjacent in zip(geom.starts, geom.start_adjacent, strict=True)
+        if not any(board[x] for x in adjacent)
+    ]
+
+
+def empty_pairs(geom: Geometry, board: bytes) -> list[tuple[int, int]]:
+    return [(a, b) for a, b in geom.pairs if not board[a] and not board[b]]
+
+
+def has_empty_pair(geom: Geometry, board: bytes) -> bool:
+    return any(not board[a] and not board[b] for a, b in geom.pairs)
+
+
+def legal_pairs(state: State, seat: int) -> list[tuple[int, int]]:
+    """The unordered cell pairs ``seat`` may cover now (the first-round rule applied)."""
+    geom = state.geometry
+    pairs = empty_pairs(geom, state.board)
+    if not state.started[seat]:
+        allowed = free_start_cells(geom, state.board)
+        restricted = [(a, b) for a, b in pairs if a in allowed or b in allowed]
+        # a free start symbol always has room in practice; never leave a player stuck anyway
+        if restricted:
+            return restricted
+    return pairs
+
+
+def placements(state: State, seat: int) -> list[tuple[int, int, int, int, int, int, int]]:
+    """Every legal placement for ``seat`` with its raw score gain (before the cap).
+
+    Each entry is ``(tile, cell1, cell2, colour1, colour2, gain1, gain2)``: colour1 goes on
+    cell1 and scores gain1 points in colour1, likewise for the second hex. Each physical
+    placement appears once (``[a, b]`` on ``[x, y]`` equals ``[b, a]`` on ``[y, x]``).
+    """
+    geom = state.geometry
+    board = state.board
+    tiles = sorted(set(state.racks[seat]))
+    if not tiles:
+        return []
+    pairs = legal_pairs(state, seat)
+    gains: dict[int, list[int]] = {}
+    out: list[tuple[int, int, int, int, int, int, int]] = []
+    append = out.append
+    for x, y in pairs:
+        gx = gains.get(x)
+        if gx is None:
+            gx = gains[x] = cell_gains(geom, board, x)
+        gy = gains.get(y)
+        if gy is None:
+            gy = gains[y] = cell_gains(geom, board, y)
+        for t in tiles:
+            a, b = divmod(t, 6)
+            append((t, x, y, a, b, gx[a], gy[b]))
+            if a != b:
+                append((t, x, y, b, a, gx[b], gy[a]))
+    return out
+
+
+def add_points(
+    track: tuple[int, ...], c1: int, g1: int, c2: int, g2: int, cap: int, thresholds: tuple[int, ...]
+) -> tuple[tuple[int, ...], int]:
+    """The track after adding the gains (capped), and how many bonus placements it earns.
+
+    A bonus comes for each threshold a colour reaches from below; points above the cap are
+    lost. Two colours reaching 18 with one tile give two bonuses.
+    """
+    new = list(track)
+    new[c1] += g1
+    new[c2] += g2
+    bonuses = 0
+    for c in (c1,) if c1 == c2 else (c1, c2):
+        if new[c] > cap:
+            new[c] = cap
+        old = track[c]
+        for t in thresholds:
+            if old < t <= new[c]:
+                bonuses += 1
+    return tuple(new), bonuses
+
+
+def ranking_key(track: tuple[int, ...]) -> tuple[int, ...]:
+    """Highest lowest colour wins, then the next lowest, and so on."""
+    return tuple(sorted(track))
+
+
+def lowest_colours(track: tuple[int, ...]) -> set[int]:
+    low = min(track)
+    return {c for c, v in enumerate(track) if v == low}
+
+
+def swap_eligible(state: State, seat: int) -> bool:
+    """SPEC: no remaining tile shows a (tied) lowest colour of the seat's track.
+
+    Ruling: with no tile left there is nothing to swap, so no offer is made.
+    """
+    rack = state.racks[seat]
+    if not rack:
+        return False
+    low = lowest_colours(state.tracks[state.track_index(seat)])
+    return all(t // 6 not in low and t % 6 not in low for t in rack)
+
+
+# --- transitions (inputs already validated) -------------------------------------------------
+
+
+def _log(state: State, event: Event) -> None:
+    """Append an event to a fresh state's log (mutates ``state``; call only on copies)."""
+    event["n"] = state.events
+    state.events += 1
+    log = (*state.log, event)
+    if len(log) > LOG_LIMIT:
+        log = log[-LOG_LIMIT:]
+    state.log = log
+
+
+def _draw(state: State, seat: int, count: int) -> None:
+    bag = state.bag
+    take = bag[:count]
+    state.bag = bag[count:]
+    racks = list(state.racks)
+    racks[seat] = racks[seat] + take
+    state.racks = tuple(racks)
+
+
+def _finish(state: State, reason: str, winners: list[int] | None = None) -> None:
+    if winners is None:
+        keys = [ranking_key(state.tracks[state.track_index(s)]) for s in range(state.players)]
+        best = max(keys)
+        winners = [s for s in range(state.players) if keys[s] == best]
+    state.phase = "over"
+    state.pending = 0
+    state.winners = tuple(winners)
+    state.end_reason = reason
+    _log(state, {"type": "end", "reason": reason, "winners": list(winners)})
+
+
+def _next_turn(state: State) -> None:
+    """Pass the turn on, skipping players with an empty rack (they pass)."""
+    seat = state.turn
+    for _ in range(state.players):
+        seat = (seat + 1) % state.players
+        if state.racks[seat]:
+            state.turn = seat
+            state.phase = "place"
+            state.pending = 1
+            return
+        _log(state, {"type": "pass", "seat": seat})
+    _finish(state, "no_tiles")  # every rack is empty and the bag too
+
+
+def _end_turn(state: State, seat: int) -> None:
+    """After the last placement: offer the swap or refill, then pass the turn."""
+    if swap_eligible(state, seat):
+        state.phase = "swap"
+        state.pending = 0
+        return
+    _draw(state, seat, RACK_SIZE - len(state.racks[seat]))
+    _next_turn(state)
+
+
+def place(state: State, seat: int, tile: int, x: int, y: int, c1: int, c2: int) -> State:
+    """Place ``tile`` with colour ``c1`` on cell ``x`` and ``c2`` on ``y`` (already legal)."""
+    geom = state.geometry
+    board = state.board
+    g1 = cell_gains(geom, board, x)[c1]
+    g2 = cell_gains(geom, board, y)[c2]
+    rules = state.rules
+    ti = state.track_index(seat)
+    old_track = state.tracks[ti]
+    track, bonuses = add_points(old_track, c1, g1, c2, g2, rules.cap, rules.thresholds)
+
+    new = state.copy()
+    nb = bytearray(board)
+    nb[x] = c1 + 1
+    nb[y] = c2 + 1
+    new.board = bytes(nb)
+    tracks = list(state.tracks)
+    tracks[ti] = track
+    new.tracks = tuple(tracks)
+    rack = list(state.racks[seat])
+    rack.remove(tile)
+    racks = list(state.racks)
+    racks[seat] = tuple(rack)
+    new.racks = tuple(racks)
+    new.pairs = (*state.pairs, (x, y))
+    if not state.started[seat]:
+        started = list(state.started)
+        started[seat] = True
+        new.started = tuple(started)
+    gained: dict[str, int] = {}
+    for c in (c1, c2):
+        if track[c] != old_track[c]:
+            gained[COLOURS[c]] = track[c] - old_track[c]
+    raw: dict[str, int] = {}
+    for c, g in ((c1, g1), (c2, g2)):
+        if g:
+            raw[COLOURS[c]] = raw.get(COLOURS[c], 0) + g
+    cells = geom.cells
+    _log(
+        new,
+        {
+            "type": "place",
+            "seat": seat,
+            "colors": [COLOURS[c1], COLOURS[c2]],
+            "cells": [list(cells[x]), list(cells[y])],
+            "gained": gained,
+            "raw": raw,
+            "bonus": bonuses,
+        },
+    )
+    if bonuses:
+        reached = [
+            COLOURS[c] for c in dict.fromkeys((c1, c2)) for t in rules.thresholds if old_track[c] < t <= track[c]
+        ]
+        _log(new, {"type": "bonus", "seat": seat, "count": bonuses, "colors": reached})
+    new.pending = state.pending - 1 + bonuses
+
+    if min(track) >= rules.cap:
+        _finish(new, "all_colours_capped", rules.seats_of(ti, state.players))
+        return new
+    if not has_empty_pair(geom, new.board):
+        _finish(new, "board_full")
+        return new
+    if new.pending > 0 and new.racks[seat]:
+        return new  # a bonus placement from the current rack, before refilling
+    # Ruling: a bonus that cannot be used (the rack is empty) is lost.
+    _end_turn(new, seat)
+    return new
+
+
+def swap(state: State, seat: int, accept: bool) -> State:
+    """Answer the swap offer: trade the remaining tiles for 6 new ones, or just refill."""
+    new = state.copy()
+    if accept:
+        shown = state.racks[seat]
+        bag = list(state.bag) + list(shown)
+        if state.shuffle:
+            rng = Rng(state.rng)
+            rng.shuffle(bag)
+            new.rng = rng.state
+        new.bag = tuple(bag)
+        racks = list(state.racks)
+        racks[seat] = ()
+        new.racks = tuple(racks)
+        _log(new, {"type": "swap", "seat": seat, "tiles": [tile_json(t) for t in shown]})
+        _draw(new, seat, RACK_SIZE)
+    else:
+        _log(new, {"type": "keep", "seat": seat})
+        _draw(new, seat, RACK_SIZE - len(state.racks[seat]))
+    _next_turn(new)
+    return new
+
+
+def new_game(variant: str, players: int, bag: list[int], shuffle: bool, rng: Rng) -> State:
+    """Deal 6 tiles per seat in seat order from the bag's front; seat 0 starts."""
+    from .geometry import radius_for
+
+    radius = radius_for(players)
+    s = State.__new__(State)
+    s.variant = variant
+    s.players = players
+    s.radius = radius
+    s.board = GEOMETRIES[radius].initial_board()
+    s.bag = tuple(bag)
+    s.racks = tuple(() for _ in range(players))
+    s.tracks = tuple((0,) * 6 for _ in range(VARIANT[variant].tracks(players)))
+    s.turn = 0
+    s.phase = "place"
+    s.pending = 1
+    s.started = (False,) * players
+    s.pairs = ()
+    s.log = ()
+    s.events = 0
+    s.shuffle = shuffle
+    s.rng = rng.state
+    s.winners = None
+    s.end_reason = None
+    for seat in range(players):
+        _draw(s, seat, RACK_SIZE)
+    return s
