@@ -172,9 +172,9 @@ async def test_bots_take_their_turns_on_the_server(server: ServerProcess) -> Non
     await host_post(server.base, room_id, token, "/start")
     host = await Player(server.ws_base, room_id, token).connect()
     while not host.state["view"]["over"]:
+        await host.wait_state(lambda v: v["over"] or v["to_act"] == [0])
         if host.state["view"]["to_act"] == [0]:
             await host.act({"type": "add", "n": 3})
-        await host.recv()
     assert host.state["view"]["result"]["winners"]
     await host.close()
 
