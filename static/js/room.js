@@ -49,6 +49,7 @@ function isHost() { return you && room && room.seats.some((s) => s.host && s.sea
 
 function setRoom(next) {
   room = next;
+  roomEl.dataset.status = room.status;
   info = games.find((g) => g.id === room.game) || info;
   if (you) {
     const mine = room.seats.find((s) => s.seat === you.seat);
