@@ -1,0 +1,66 @@
+"""Browser helpers: people opening a room the way they do (home page, invite link)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from playwright.async_api import Browser, Page, expect
+
+
+async def open_room(
+    browser: Browser,
+    base: str,
+    game: str,
+    names: list[str],
+    options: dict[str, Any] | None = None,
+    bots: list[str] | None = None,
+    phone_first: bool = True,
+) -> list[Page]:
+    """The first person creates the room on the home page, the others join by its invite
+    link in their own browser contexts; the host adds ``bots`` and starts. Returns the pages
+    in seat order (people first, then bots take the next seats)."""
+    pages: list[Page] = []
+    for i, _ in enumerate(names):
+        viewport = {"width": 390, "height": 844} if (phone_first and i == 0) else {"width": 1280, "height": 900}
+        ctx = await browser.new_context(viewport=viewport)
+        pages.append(await ctx.new_page())
+    host = pages[0]
+    await host.goto(base + "/")
+    await host.get_by_test_id(f"game-{game}").check(force=True)
+    for name, value in (options or {}).items():
+        field = host.get_by_test_id(f"opt-{name}")
+        kind = await field.evaluate("e => e.tagName + ':' + (e.type || '')")
+        if kind.startswith("SELECT"):
+            await field.select_option(str(value))
+        elif kind == "INPUT:checkbox":
+            await field.set_checked(bool(value))
+        elif kind.startswith("TEXTAREA"):
+            await host.locator("details.advanced summary", has_text="Advanced").first.click()
+            await field.fill(json.dumps(value))
+        else:
+            await field.fill(str(value))
+    await host.get_by_test_id("host-name").fill(names[0])
+    await host.get_by_test_id("create-room").click()
+    await expect(host.get_by_test_id("connection")).to_have_attribute("data-state", "open")
+    invite = await host.get_by_test_id("invite-url").input_value()
+    for page, name in zip(pages[1:], names[1:], strict=True):
+        await page.goto(invite)
+        await page.get_by_test_id("join-name").fill(name)
+        await page.get_by_test_id("join-room").click()
+        await expect(page.get_by_test_id("connection")).to_have_attribute("data-state", "open")
+    await expect(host.get_by_test_id("seats").locator("li")).to_have_count(len(names))
+    for bot in bots or []:
+        count = await host.get_by_test_id("seats").locator("li").count()
+        await host.get_by_test_id("bot-kind").select_option(bot)
+        await host.get_by_test_id("add-bot").click()
+        await expect(host.get_by_test_id("seats").locator("li")).to_have_count(count + 1)
+    await host.get_by_test_id("start").click()
+    for page in pages:
+        await expect(page.get_by_test_id("room-status")).to_contain_text("Playing")
+    return pages
+
+
+async def close_all(pages: list[Page]) -> None:
+    for page in pages:
+        await page.context.close()
