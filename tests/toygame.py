@@ -44,7 +44,10 @@ class CountGame:
         min_players=2,
         max_players=4,
         summary="Add 1-3 in turn; reaching 21 wins.",
-        options=(OptionSpec("target", "int", TARGET, "Target", min=5, max=99),),
+        options=(
+            OptionSpec("target", "int", TARGET, "Target", min=5, max=99),
+            OptionSpec("secrets", "json", None, "Fixed secrets", "One number per seat, in seat order", advanced=True),
+        ),
         bots=(BotSpec("random", "Random"), BotSpec("smart", "Smart")),
         timed_phases={"play": "adds 1 for the player to act"},
     )
@@ -55,13 +58,20 @@ class CountGame:
     def validate_options(self, players: int | None, options: Mapping[str, Any]) -> dict[str, Any]:
         target = options.get("target", TARGET)
         check(isinstance(target, int) and 5 <= target <= 99, "bad_option", "target must be 5-99")
-        unknown = set(options) - {"target"}
+        unknown = set(options) - {"target", "secrets"}
         check(not unknown, "bad_option", f"unknown options {sorted(unknown)}")
-        return {"target": target}
+        secrets = options.get("secrets")
+        check(
+            secrets is None or (isinstance(secrets, list) and all(isinstance(x, int) for x in secrets)),
+            "bad_option",
+            "secrets must be a list of numbers",
+        )
+        return {"target": target, "secrets": secrets}
 
     def setup(self, players: int, options: Mapping[str, Any] | None = None, seed: int = 0) -> State:
         rng = Rng.from_seed(seed)
-        secrets = tuple(rng.randbelow(9) + 1 for _ in range(players))
+        fixed = (options or {}).get("secrets")
+        secrets = tuple(fixed[:players]) if fixed else tuple(rng.randbelow(9) + 1 for _ in range(players))
         target = (options or {}).get("target", TARGET)
         return State(players, 0, 0, secrets, (0,) * players, None, rng.state, target)
 

@@ -249,3 +249,14 @@ async def test_pages_render(client: httpx.AsyncClient) -> None:
     assert (await client.get(f"/r/{room['room_id']}")).status_code == 200
     invite = room["invite_url"].rsplit("/", 1)[1]
     assert "Join" in (await client.get(f"/join/{invite}")).text
+
+
+async def test_options_that_fix_the_deal_are_not_shown_to_the_table(client: httpx.AsyncClient) -> None:
+    room = await create(client, options={"secrets": [7, 3]})
+    snap = (await client.get(f"/api/rooms/{room['room_id']}")).json()
+    assert "secrets" not in snap["options"] and snap["custom_options"] == ["secrets"]
+    # the host's other option changes keep the custom deal
+    r = await client.patch(
+        f"/api/rooms/{room['room_id']}", json={"options": {"target": 30}}, headers=bearer(room["token"])
+    )
+    assert r.status_code == 200 and r.json()["custom_options"] == ["secrets"]

@@ -153,12 +153,16 @@ class RoomService:
                 for m in seated
             ]
         lo, hi = engine.player_range(room.options)
+        # free-form options can fix the deal (a bag order, a deck, identities): never show
+        # them to the table, only that they are set
+        secret = {o.name for o in engine.info.options if o.kind == "json"}
         return {
             "id": room.id,
             "game": room.game,
             "title": engine.info.title,
             "status": room.status,
-            "options": room.options,
+            "options": {k: v for k, v in room.options.items() if k not in secret},
+            "custom_options": sorted(k for k in secret if room.options.get(k) is not None),
             "time_limits": room.time_limits,
             "seats": seats,
             "spectators": spectators or 0,
