@@ -6,7 +6,7 @@ from typing import Any
 
 from geniusnight.engines.ingenious import ENGINE
 from geniusnight.engines.ingenious.geometry import COLOUR_INDEX, COLOURS, GEOMETRIES
-from geniusnight.engines.ingenious.rules import State, full_set, tile_code, tile_json
+from geniusnight.engines.ingenious.rules import State, count_empty_pairs, full_set, tile_code, tile_json
 
 E = ENGINE
 
@@ -45,6 +45,7 @@ def position(
     for (q, r), c in (board or {}).items():
         b[geom.index[(q, r)]] = COLOUR_INDEX[c] + 1
     s.board = bytes(b)
+    s.free = count_empty_pairs(geom, s.board)
     if racks is not None:
         s.racks = tuple(tuple(tile(a, c) for a, c in rack) for rack in racks)
     if tracks is not None:

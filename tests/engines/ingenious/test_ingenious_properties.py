@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from geniusnight.engines.base import IllegalAction, Rng
 from geniusnight.engines.ingenious import ENGINE as E
-from geniusnight.engines.ingenious.rules import FULL_SET_COUNTS, State, tile_json
+from geniusnight.engines.ingenious.rules import FULL_SET_COUNTS, State, count_empty_pairs, tile_json
 
 EXAMPLES = int(os.environ.get("INGENIOUS_PROPERTY_EXAMPLES", "20"))
 SETTINGS = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -45,6 +45,7 @@ def check_invariants(before: State | None, s: State) -> None:
     covered = [c for pair in s.pairs for c in pair]
     assert len(covered) == len(set(covered))  # no cell covered twice
     assert sum(1 for k in s.board if k) == 6 + len(covered)
+    assert s.free == count_empty_pairs(s.geometry, s.board)
     if before is not None:
         assert all(not a or a == b for a, b in zip(before.board, s.board, strict=True))
     assert all(len(r) <= 6 for r in s.racks)

@@ -82,10 +82,23 @@ def place_action(state: State, p: Placement) -> dict[str, Any]:
     return {"type": "place", "colors": [COLOURS[p[3]], COLOURS[p[4]]], "cells": [list(cells[p[1]]), list(cells[p[2]])]}
 
 
+def random_pair(state: State, seat: int, rng: Rng) -> tuple[int, int]:
+    """A random legal cell pair: rejection sampling on the board, so no full enumeration."""
+    pairs = state.geometry.pairs
+    if state.started[seat] and state.free * 8 >= len(pairs):
+        board = state.board
+        total = len(pairs)
+        while True:  # at least 1 in 8 pairs is free: a few tries on average
+            x, y = pairs[rng.randbelow(total)]
+            if not board[x] and not board[y]:
+                return (x, y) if rng.randbelow(2) else (y, x)
+    return rng.choice(legal_pairs(state, seat))
+
+
 def random_action(state: State, seat: int, rng: Rng) -> dict[str, Any]:
     if state.phase == "swap":
         return {"type": "swap", "accept": rng.randbelow(2) == 1}
-    x, y = rng.choice(legal_pairs(state, seat))
+    x, y = random_pair(state, seat, rng)
     t = rng.choice(state.racks[seat])
     a, b = divmod(t, 6)
     if rng.randbelow(2):

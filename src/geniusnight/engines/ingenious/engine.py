@@ -14,6 +14,7 @@ from .rules import (
     VARIANT,
     VARIANTS,
     State,
+    count_empty_pairs,
     free_starts,
     full_set,
     legal_pairs,
@@ -362,6 +363,7 @@ class IngeniousEngine:
         s.pairs = tuple((int(a), int(b)) for a, b in data["pairs"])
         s.log = tuple(copy.deepcopy(list(data["log"])))
         s.events = int(data["events"])
+        s.free = count_empty_pairs(GEOMETRIES[s.radius], s.board)
         s.shuffle = bool(data["shuffle"])
         s.rng = int(data["rng"], 16)
         s.winners = None if data["winners"] is None else tuple(data["winners"])

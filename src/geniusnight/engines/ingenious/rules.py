@@ -82,6 +82,7 @@ class State:
         "board",
         "end_reason",
         "events",
+        "free",
         "log",
         "pairs",
         "pending",
@@ -112,6 +113,7 @@ class State:
     pairs: tuple[tuple[int, int], ...]  # placed tiles as (cell of c1, cell of c2), in order
     log: tuple[Event, ...]
     events: int  # number of events ever logged (numbers them for the UI)
+    free: int  # empty adjacent cell pairs left (derived from the board; kept to end the game fast)
     shuffle: bool
     rng: int
     winners: tuple[int, ...] | None
@@ -183,8 +185,18 @@ def empty_pairs(geom: Geometry, board: bytes) -> list[tuple[int, int]]:
     return [(a, b) for a, b in geom.pairs if not board[a] and not board[b]]
 
 
-def has_empty_pair(geom: Geometry, board: bytes) -> bool:
-    return any(not board[a] and not board[b] for a, b in geom.pairs)
+def count_empty_pairs(geom: Geometry, board: bytes) -> int:
+    return sum(1 for a, b in geom.pairs if not board[a] and not board[b])
+
+
+def pairs_lost(geom: Geometry, board: bytes, x: int, y: int) -> int:
+    """How many empty adjacent pairs covering ``x`` and ``y`` (both empty) removes."""
+    lost = 1  # the pair x-y itself
+    for c, other in ((x, y), (y, x)):
+        for nb in geom.neighbours[c]:
+            if nb >= 0 and nb != other and not board[nb]:
+                lost += 1
+    return lost
 
 
 def legal_pairs(state: State, seat: int) -> list[tuple[int, int]]:
@@ -358,6 +370,7 @@ def place(state: State, seat: int, tile: int, x: int, y: int, c1: int, c2: int) 
     racks[seat] = tuple(rack)
     new.racks = tuple(racks)
     new.pairs = (*state.pairs, (x, y))
+    new.free = state.free - pairs_lost(geom, board, x, y)
     if not state.started[seat]:
         started = list(state.started)
         started[seat] = True
@@ -393,7 +406,7 @@ def place(state: State, seat: int, tile: int, x: int, y: int, c1: int, c2: int) 
     if min(track) >= rules.cap:
         _finish(new, "all_colours_capped", rules.seats_of(ti, state.players))
         return new
-    if not has_empty_pair(geom, new.board):
+    if not new.free:
         _finish(new, "board_full")
         return new
     if new.pending > 0 and new.racks[seat]:
@@ -446,6 +459,7 @@ def new_game(variant: str, players: int, bag: list[int], shuffle: bool, rng: Rng
     s.pairs = ()
     s.log = ()
     s.events = 0
+    s.free = count_empty_pairs(GEOMETRIES[radius], s.board)
     s.shuffle = shuffle
     s.rng = rng.state
     s.winners = None
