@@ -15,6 +15,7 @@ from .rules import (
     VARIANTS,
     State,
     count_empty_pairs,
+    first_round_ok,
     free_starts,
     full_set,
     legal_pairs,
@@ -57,6 +58,36 @@ def parse_bag(value: object) -> list[int]:
         "Option 'bag' must be the full set: 5 of each double and 6 of each two-colour pair.",
     )
     return out
+
+
+PLACE_KEYS = frozenset(("type", "colors", "cells"))
+
+
+def _parse_place(action: Mapping[str, Any]) -> tuple[int, int, tuple[int, int], tuple[int, int]]:
+    """Colour indices and the two (q, r) cells of a placement, or IllegalAction (fast path)."""
+    colors = action.get("colors")
+    check(type(colors) is list and len(colors) == 2, "malformed", "'colors' must be two colour names.")
+    assert isinstance(colors, list)
+    a, b = colors
+    check(type(a) is str and type(b) is str, "malformed", "'colors' must be two colour names.")
+    c1 = COLOUR_INDEX.get(a, -1)
+    c2 = COLOUR_INDEX.get(b, -1)
+    check(c1 >= 0 and c2 >= 0, "bad_colour", f"Colours are {', '.join(COLOURS)}.")
+    cells = action.get("cells")
+    check(type(cells) is list and len(cells) == 2, "malformed", "'cells' must be two [q, r] pairs.")
+    assert isinstance(cells, list)
+    p, q = cells
+    check(
+        type(p) is list and type(q) is list and len(p) == 2 and len(q) == 2,
+        "malformed",
+        "'cells' must be two [q, r] pairs.",
+    )
+    check(
+        type(p[0]) is int and type(p[1]) is int and type(q[0]) is int and type(q[1]) is int,
+        "malformed",
+        "'cells' must be two [q, r] pairs of integers.",
+    )
+    return c1, c2, (p[0], p[1]), (q[0], q[1])
 
 
 class IngeniousEngine:
@@ -194,15 +225,20 @@ class IngeniousEngine:
         track = state.tracks[state.track_index(seat)]
         cells = state.geometry.cells
         out = []
+        cache: dict[tuple[int, int, int, int], tuple[dict[str, int], int]] = {}
         for _t, x, y, c1, c2, g1, g2 in placements(state, seat):
-            new, bonuses = add_points(track, c1, g1, c2, g2, rules.cap, rules.thresholds)
-            gained = {COLOURS[c]: new[c] - track[c] for c in dict.fromkeys((c1, c2)) if new[c] != track[c]}
+            key = (c1, c2, g1, g2)
+            hit = cache.get(key)
+            if hit is None:
+                new, bonuses = add_points(track, c1, g1, c2, g2, rules.cap, rules.thresholds)
+                gained = {COLOURS[c]: new[c] - track[c] for c in dict.fromkeys((c1, c2)) if new[c] != track[c]}
+                hit = cache[key] = (gained, bonuses)
             out.append(
                 {
                     "colors": [COLOURS[c1], COLOURS[c2]],
                     "cells": [list(cells[x]), list(cells[y])],
-                    "gained": gained,
-                    "bonus": bonuses,
+                    "gained": dict(hit[0]),
+                    "bonus": hit[1],
                 }
             )
         return out
@@ -233,37 +269,20 @@ class IngeniousEngine:
             check(isinstance(accept, bool), "malformed", "'accept' must be true or false.")
             return swap(state, seat, bool(accept))
         check(state.phase == "place", "wrong_phase", "Answer the swap offer first.")
-        check(set(action) <= {"type", "colors", "cells"}, "malformed", "A placement has only 'colors' and 'cells'.")
-        colors = action.get("colors")
-        check(
-            isinstance(colors, list) and len(colors) == 2 and all(isinstance(c, str) for c in colors),
-            "malformed",
-            "'colors' must be two colour names.",
-        )
-        assert isinstance(colors, list)
-        check(all(c in COLOUR_INDEX for c in colors), "bad_colour", f"Colours are {', '.join(COLOURS)}.")
-        cells = action.get("cells")
-        check(
-            isinstance(cells, list)
-            and len(cells) == 2
-            and all(isinstance(c, list) and len(c) == 2 and all(_is_int(v) for v in c) for c in cells),
-            "malformed",
-            "'cells' must be two [q, r] pairs.",
-        )
-        assert isinstance(cells, list)
+        for key in action:
+            check(key in PLACE_KEYS, "malformed", "A placement has only 'colors' and 'cells'.")
+        c1, c2, p1, p2 = _parse_place(action)
         geom = state.geometry
-        x = geom.index.get((cells[0][0], cells[0][1]), -1)
-        y = geom.index.get((cells[1][0], cells[1][1]), -1)
+        x = geom.index.get(p1, -1)
+        y = geom.index.get(p2, -1)
         check(x >= 0 and y >= 0, "off_board", "Both cells must be on the board.")
         check(y in geom.neighbours[x], "not_adjacent", "The two cells must be neighbours.")
         check(not state.board[x] and not state.board[y], "occupied", "Both cells must be empty.")
-        c1, c2 = COLOUR_INDEX[colors[0]], COLOUR_INDEX[colors[1]]
         tile = tile_code(c1, c2)
-        check(tile in state.racks[seat], "not_in_rack", f"You have no {colors[0]}/{colors[1]} tile.")
+        check(tile in state.racks[seat], "not_in_rack", f"You have no {COLOURS[c1]}/{COLOURS[c2]} tile.")
         if not state.started[seat]:
-            # legal_pairs applies the first-round rule (and its never-used fallback)
             check(
-                any((a == x and b == y) or (a == y and b == x) for a, b in legal_pairs(state, seat)),
+                first_round_ok(state, x, y),
                 "first_round",
                 "Your first tile must touch a start symbol that no tile touches yet.",
             )

@@ -33,7 +33,19 @@ class Geometry:
     (0, 0)
     """
 
-    __slots__ = ("cells", "index", "n", "neighbours", "pairs", "radius", "rays", "start_adjacent", "starts")
+    __slots__ = (
+        "cells",
+        "forward",
+        "index",
+        "n",
+        "neighbours",
+        "pair_index",
+        "pairs",
+        "radius",
+        "rays",
+        "start_adjacent",
+        "starts",
+    )
 
     def __init__(self, radius: int) -> None:
         self.radius = radius
@@ -67,6 +79,12 @@ class Geometry:
         self.pairs: tuple[tuple[int, int], ...] = tuple(
             (c, nb[d]) for c, nb in enumerate(self.neighbours) for d in (0, 1, 2) if nb[d] >= 0
         )
+        # (a, b) and (b, a) -> position of that pair in ``pairs``
+        self.pair_index: dict[tuple[int, int], int] = {}
+        for i, (a, b) in enumerate(self.pairs):
+            self.pair_index[(a, b)] = self.pair_index[(b, a)] = i
+        # forward[c]: the neighbours in directions 0-2, so each pair is seen from one end only
+        self.forward: tuple[tuple[int, ...], ...] = tuple(tuple(x for x in nb[:3] if x >= 0) for nb in self.neighbours)
         # start symbols as (cell id, colour index), and the on-board cells next to each
         self.starts: tuple[tuple[int, int], ...] = tuple((self.index[(q, r)], colour) for q, r, colour in START_SYMBOLS)
         self.start_adjacent: tuple[tuple[int, ...], ...] = tuple(

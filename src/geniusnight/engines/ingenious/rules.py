@@ -121,8 +121,25 @@ class State:
 
     def copy(self) -> State:
         new = State.__new__(State)
-        for name in State.__slots__:
-            object.__setattr__(new, name, getattr(self, name))
+        new.variant = self.variant
+        new.players = self.players
+        new.radius = self.radius
+        new.board = self.board
+        new.racks = self.racks
+        new.bag = self.bag
+        new.tracks = self.tracks
+        new.turn = self.turn
+        new.phase = self.phase
+        new.pending = self.pending
+        new.started = self.started
+        new.pairs = self.pairs
+        new.log = self.log
+        new.events = self.events
+        new.free = self.free
+        new.shuffle = self.shuffle
+        new.rng = self.rng
+        new.winners = self.winners
+        new.end_reason = self.end_reason
         return new
 
     @property
@@ -182,7 +199,17 @@ def free_starts(geom: Geometry, board: bytes) -> list[int]:
 
 
 def empty_pairs(geom: Geometry, board: bytes) -> list[tuple[int, int]]:
-    return [(a, b) for a, b in geom.pairs if not board[a] and not board[b]]
+    """Adjacent empty pairs, in ``geom.pairs`` order; visits only the empty cells."""
+    out = []
+    forward = geom.forward
+    find = board.find
+    a = find(0)
+    while a >= 0:
+        for b in forward[a]:
+            if not board[b]:
+                out.append((a, b))
+        a = find(0, a + 1)
+    return out
 
 
 def count_empty_pairs(geom: Geometry, board: bytes) -> int:
@@ -199,17 +226,39 @@ def pairs_lost(geom: Geometry, board: bytes, x: int, y: int) -> int:
     return lost
 
 
+def first_round_pairs(geom: Geometry, board: bytes) -> list[tuple[int, int]]:
+    """Empty pairs touching a start symbol no tile touches yet, in ``geom.pairs`` order."""
+    found: set[int] = set()
+    neighbours = geom.neighbours
+    index = geom.pair_index
+    for c in free_start_cells(geom, board):
+        if board[c]:
+            continue
+        for nb in neighbours[c]:
+            if nb >= 0 and not board[nb]:
+                found.add(index[(c, nb)])
+    pairs = geom.pairs
+    return [pairs[i] for i in sorted(found)]
+
+
 def legal_pairs(state: State, seat: int) -> list[tuple[int, int]]:
     """The unordered cell pairs ``seat`` may cover now (the first-round rule applied)."""
     geom = state.geometry
-    pairs = empty_pairs(geom, state.board)
     if not state.started[seat]:
-        allowed = free_start_cells(geom, state.board)
-        restricted = [(a, b) for a, b in pairs if a in allowed or b in allowed]
+        restricted = first_round_pairs(geom, state.board)
         # a free start symbol always has room in practice; never leave a player stuck anyway
         if restricted:
             return restricted
-    return pairs
+    return empty_pairs(geom, state.board)
+
+
+def first_round_ok(state: State, x: int, y: int) -> bool:
+    """Does covering ``x``-``y`` obey the first-round rule (for a player's first tile)?"""
+    geom = state.geometry
+    allowed = free_start_cells(geom, state.board)
+    if x in allowed or y in allowed:
+        return True
+    return not first_round_pairs(geom, state.board)  # the (never-seen) fallback: anything goes
 
 
 def placements(state: State, seat: int) -> list[tuple[int, int, int, int, int, int, int]]:
