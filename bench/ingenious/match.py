@@ -64,9 +64,11 @@ def main() -> None:
         r = match(a, b, args.games, args.players, args.variant)
         secs = time.perf_counter() - start
         rate = 100 * r["wins"][a] / args.games
+        out = r["outright"]
+        low = r["lowest"]
         print(
-            f"{a:>7} vs {b:<7} {a} wins {r['outright'][a]:3d}, {b} wins {r['outright'][b]:3d}, shared {r['outright']['shared']:2d}"
-            f" -> {a} {rate:5.1f}%  mean lowest colour {a} {r['lowest'][a]:.2f} / {b} {r['lowest'][b]:.2f}  ({secs:.1f} s)"
+            f"{a:>7} vs {b:<7} {a} wins {out[a]:3d}, {b} wins {out[b]:3d}, shared {out['shared']:2d}"
+            f" -> {a} {rate:5.1f}%  mean lowest colour {a} {low[a]:.2f} / {b} {low[b]:.2f}  ({secs:.1f} s)"
         )
 
 
