@@ -460,3 +460,20 @@ def test_error_csv_duplicate_questions_name_lines() -> None:
 def test_error_not_bytes() -> None:
     with raises(r"^The pack must be uploaded as a file\.$"):
         parse_pack("[]", "p.json")  # type: ignore[arg-type]
+
+
+def test_examples_in_the_host_documentation_parse() -> None:
+    from pathlib import Path
+
+    doc = Path(__file__).resolve().parents[3] / "docs" / "rules" / "brainiac-question-packs.md"
+    text = doc.read_text(encoding="utf-8")
+    blocks = re.findall(r"```(json|csv)\n(.*?)```", text, flags=re.S)
+    assert [kind for kind, _ in blocks] == ["json", "json", "csv"]
+    parsed = [parse_pack(body.encode(), f"example.{kind}") for kind, body in blocks]
+    assert parsed[0] == [load_builtin_cards()[0]]
+    assert [len(cards) for cards in parsed] == [1, 1, 2]
+    assert parsed[2][0] == parsed[0][0]
+    assert parsed[2][1][3] == {
+        "q": 'Who painted "The Persistence of Memory", with its melting clocks?',
+        "a": ["Salvador Dalí", "Dalí"],
+    }
