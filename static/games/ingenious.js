@@ -1,0 +1,602 @@
+// Ingenious (Einfach Genial) in the browser: SVG hex board, rack, score tracks, prompts, log.
+// Contract: docs/engine-contract.md. Plain ES module, no build step, text via textContent only.
+//
+// Placing a tile: pick a rack tile, click the cell for its first colour, then one of that
+// cell's neighbours for the second colour (or click the neighbour first: the order of clicks
+// decides which colour goes where; "Flip" swaps them). The preview shows the points; "Place"
+// confirms. Legal targets are highlighted (the first-round start-symbol rule included).
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+const COLOURS = ["red", "green", "blue", "orange", "yellow", "purple"];
+const FILL = { red: "#d62839", green: "#2b9348", blue: "#1c6dd0", orange: "#f3722c", yellow: "#f9c74f", purple: "#7b2cbf" };
+const INK = { red: "#fff", green: "#fff", blue: "#fff", orange: "#2b1600", yellow: "#3b2f00", purple: "#fff" };
+const SHAPE = { red: "star", green: "disc", blue: "hexagon", orange: "triangle", yellow: "sun", purple: "diamond" };
+const DIRS = [[1, 0], [1, -1], [0, -1], [-1, 0], [-1, 1], [0, 1]];
+const SQRT3 = Math.sqrt(3);
+
+function h(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k.startsWith("on") && typeof v === "function") node.addEventListener(k.slice(2), v);
+    else if (k === "class") node.className = v;
+    else node.setAttribute(k, v === true ? "" : String(v));
+  }
+  for (const c of children) if (c !== null && c !== undefined) node.append(typeof c === "string" ? document.createTextNode(c) : c);
+  return node;
+}
+
+function s(tag, attrs = {}, ...children) {
+  const node = document.createElementNS(SVG_NS, tag);
+  for (const [k, v] of Object.entries(attrs)) if (v !== undefined && v !== null) node.setAttribute(k, String(v));
+  for (const c of children) if (c) node.append(c);
+  return node;
+}
+
+const key = (q, r) => `${q},${r}`;
+const pixel = (q, r) => [SQRT3 * (q + r / 2), 1.5 * r];
+
+function hexPoints(cx, cy, size, flat = false) {
+  const pts = [];
+  for (let i = 0; i < 6; i++) {
+    const a = (Math.PI / 180) * (60 * i + (flat ? 0 : -30));
+    pts.push(`${(cx + size * Math.cos(a)).toFixed(3)},${(cy + size * Math.sin(a)).toFixed(3)}`);
+  }
+  return pts.join(" ");
+}
+
+// A colour's symbol (colour-blind safe: every colour has its own shape).
+export function symbol(colour, cx, cy, size) {
+  const ink = INK[colour];
+  const shape = SHAPE[colour];
+  const attrs = { fill: ink, stroke: "none", class: `ingenious-symbol ingenious-symbol-${shape}` };
+  if (shape === "disc") return s("circle", { ...attrs, cx, cy, r: size * 0.5 });
+  if (shape === "hexagon") return s("polygon", { ...attrs, points: hexPoints(cx, cy, size * 0.55, true) });
+  if (shape === "triangle") {
+    const r = size * 0.62;
+    const pts = [0, 1, 2].map((i) => {
+      const a = (Math.PI / 180) * (-90 + 120 * i);
+      return `${(cx + r * Math.cos(a)).toFixed(3)},${(cy + r * 0.95 * Math.sin(a) + r * 0.12).toFixed(3)}`;
+    });
+    return s("polygon", { ...attrs, points: pts.join(" ") });
+  }
+  if (shape === "diamond") {
+    const r = size * 0.6;
+    return s("polygon", { ...attrs, points: `${cx},${cy - r} ${cx + r * 0.7},${cy} ${cx},${cy + r} ${cx - r * 0.7},${cy}` });
+  }
+  if (shape === "star") {
+    const pts = [];
+    for (let i = 0; i < 10; i++) {
+      const r = i % 2 ? size * 0.27 : size * 0.62;
+      const a = (Math.PI / 180) * (-90 + 36 * i);
+      pts.push(`${(cx + r * Math.cos(a)).toFixed(3)},${(cy + r * Math.sin(a)).toFixed(3)}`);
+    }
+    return s("polygon", { ...attrs, points: pts.join(" ") });
+  }
+  // sun: a disc with eight rays
+  const g = s("g", { class: attrs.class });
+  g.append(s("circle", { cx, cy, r: size * 0.27, fill: ink }));
+  let d = "";
+  for (let i = 0; i < 8; i++) {
+    const a = (Math.PI / 4) * i;
+    d += `M${(cx + size * 0.38 * Math.cos(a)).toFixed(3)},${(cy + size * 0.38 * Math.sin(a)).toFixed(3)}`;
+    d += `L${(cx + size * 0.62 * Math.cos(a)).toFixed(3)},${(cy + size * 0.62 * Math.sin(a)).toFixed(3)}`;
+  }
+  g.append(s("path", { d, stroke: ink, "stroke-width": size * 0.12, "stroke-linecap": "round", fill: "none" }));
+  return g;
+}
+
+// The link between a tile's two hexes: a short bar across their shared edge.
+function bridge(x1, y1, x2, y2, cls) {
+  const a = 0.36;
+  const b = 0.64;
+  return s("line", { x1: x1 + (x2 - x1) * a, y1: y1 + (y2 - y1) * a, x2: x1 + (x2 - x1) * b, y2: y1 + (y2 - y1) * b, class: cls });
+}
+
+function symbolIcon(colour, px = 18) {
+  const svg = s("svg", { viewBox: "-1 -1 2 2", width: px, height: px, class: "ingenious-icon", "aria-hidden": "true" });
+  svg.append(s("polygon", { points: hexPoints(0, 0, 1), fill: FILL[colour] }));
+  svg.append(symbol(colour, 0, 0, 0.9));
+  return svg;
+}
+
+function tileIcon(colours, px = 56) {
+  const svg = s("svg", { viewBox: "-1.05 -1 4.1 2", width: px, height: px * 0.5, "aria-hidden": "true" });
+  colours.forEach((c, i) => {
+    const cx = i * SQRT3;
+    svg.append(s("polygon", { points: hexPoints(cx, 0, 0.98), fill: FILL[c], stroke: "#222", "stroke-width": 0.06 }));
+    svg.append(symbol(c, cx, 0, 0.85));
+  });
+  return svg;
+}
+
+// --- rules the UI needs (mirrors the engine; the engine has the last word) -----------------
+
+function onBoard(q, r, R) {
+  return Math.max(Math.abs(q), Math.abs(r), Math.abs(q + r)) <= R;
+}
+
+function boardMap(view) {
+  const m = new Map();
+  for (const [q, r, c] of view.board) m.set(key(q, r), c);
+  return m;
+}
+
+// Points a hex of `colour` on (q, r) scores on the current board (partner cell is still empty).
+export function hexGain(board, R, q, r, colour) {
+  let total = 0;
+  for (const [dq, dr] of DIRS) {
+    let x = q + dq;
+    let y = r + dr;
+    while (onBoard(x, y, R) && board.get(key(x, y)) === colour) {
+      total += 1;
+      x += dq;
+      y += dr;
+    }
+  }
+  return total;
+}
+
+// Every legal unordered pair as "q,r|q,r" keys, and per cell the neighbours it pairs with.
+export function legalTargets(view, firstRound) {
+  const board = boardMap(view);
+  const R = view.radius;
+  const empty = (q, r) => onBoard(q, r, R) && !board.has(key(q, r));
+  let allowed = null;
+  if (firstRound) {
+    allowed = new Set();
+    for (const [q, r] of view.free_starts || []) for (const [dq, dr] of DIRS) allowed.add(key(q + dq, r + dr));
+  }
+  const build = (restrict) => {
+    const partners = new Map();
+    for (let r = -R; r <= R; r++) {
+      for (let q = -R; q <= R; q++) {
+        if (!empty(q, r)) continue;
+        for (const [dq, dr] of DIRS) {
+          const q2 = q + dq;
+          const r2 = r + dr;
+          if (!empty(q2, r2)) continue;
+          if (restrict && !restrict.has(key(q, r)) && !restrict.has(key(q2, r2))) continue;
+          const k = key(q, r);
+          if (!partners.has(k)) partners.set(k, new Set());
+          partners.get(k).add(key(q2, r2));
+        }
+      }
+    }
+    return partners;
+  };
+  let partners = build(allowed);
+  if (allowed && partners.size === 0) partners = build(null); // the engine's fallback
+  return partners;
+}
+
+export function previewGain(view, seat, colours, cells) {
+  const board = boardMap(view);
+  const R = view.radius;
+  const track = view.scores[seat];
+  const cap = view.cap;
+  const raw = {};
+  colours.forEach((c, i) => {
+    raw[c] = (raw[c] || 0) + hexGain(board, R, cells[i][0], cells[i][1], c);
+  });
+  const gained = {};
+  let bonus = 0;
+  for (const [c, g] of Object.entries(raw)) {
+    const after = Math.min(cap, track[c] + g);
+    if (after > track[c]) gained[c] = after - track[c];
+    for (const t of view.bonus_at) if (track[c] < t && t <= after) bonus += 1;
+  }
+  return { raw, gained, bonus };
+}
+
+// --- the view ------------------------------------------------------------------------------
+
+export function createGameView(root, ctx) {
+  const ui = { tile: null, first: null, second: null, flipped: false, busy: false };
+  let view = null;
+  let meta = {};
+  let cellNodes = new Map();
+  let boardRadius = null;
+
+  root.classList.add("ingenious");
+  const status = h("div", { class: "ingenious-status", "data-testid": "ingenious-status", role: "status", "aria-live": "polite" });
+  const deadline = h("span", { class: "ingenious-deadline", "data-testid": "ingenious-deadline" });
+  const bag = h("span", { class: "ingenious-bag", "data-testid": "ingenious-bag" });
+  const top = h("div", { class: "ingenious-top" }, status, h("div", { class: "ingenious-meta" }, deadline, bag));
+  const boardSvg = s("svg", { class: "ingenious-board", "data-testid": "ingenious-board", role: "group", "aria-label": "Board" });
+  const boardWrap = h("div", { class: "ingenious-board-wrap" });
+  boardWrap.append(boardSvg);
+  const prompt = h("div", { class: "ingenious-prompt", "data-testid": "ingenious-prompt" });
+  const rack = h("div", { class: "ingenious-rack", "data-testid": "ingenious-rack", role: "listbox", "aria-label": "Your tiles" });
+  const preview = h("div", { class: "ingenious-preview", "data-testid": "ingenious-preview", "aria-live": "polite" });
+  const flipBtn = h("button", { type: "button", "data-testid": "ingenious-flip", onclick: () => { ui.flipped = !ui.flipped; render(); } }, "Flip");
+  const cancelBtn = h("button", { type: "button", "data-testid": "ingenious-cancel", onclick: () => { clearSelection(); render(); } }, "Cancel");
+  const confirmBtn = h("button", { type: "button", class: "primary", "data-testid": "ingenious-confirm", onclick: confirm }, "Place");
+  const controls = h("div", { class: "ingenious-controls" }, flipBtn, cancelBtn, confirmBtn);
+  const scores = h("div", { class: "ingenious-scores", "data-testid": "ingenious-scores" });
+  const ranking = h("div", { class: "ingenious-ranking", "data-testid": "ingenious-ranking" });
+  const log = h("ul", { class: "ingenious-log", "data-testid": "ingenious-log", "aria-label": "Moves" });
+  const side = h(
+    "div",
+    { class: "ingenious-side" },
+    ranking,
+    prompt,
+    h("div", { class: "ingenious-hand" }, rack, preview, controls),
+    scores,
+    h("details", { class: "ingenious-log-box", open: true }, h("summary", {}, "Moves"), log),
+  );
+  root.append(top, h("div", { class: "ingenious-main" }, boardWrap, side));
+
+  let timer = null;
+  const tick = () => {
+    if (!meta.deadline || !view || view.over) { deadline.textContent = ""; return; }
+    const secs = Math.max(0, Math.round((meta.deadline - Date.now()) / 1000));
+    deadline.textContent = `${Math.floor(secs / 60)}:${String(secs % 60).padStart(2, "0")} left`;
+  };
+  timer = setInterval(tick, 1000);
+
+  function players() {
+    try { return ctx.players || []; } catch { return []; }
+  }
+  function nameOf(seat) {
+    const p = players().find((x) => x.seat === seat);
+    return p && p.name ? p.name : `Seat ${seat + 1}`;
+  }
+  function myTurn() {
+    return view && ctx.seat !== null && ctx.seat !== undefined && ctx.mode !== "replay" && !view.over && view.to_act.includes(ctx.seat);
+  }
+  function canPlace() { return myTurn() && view.phase === "place" && Array.isArray(view.rack) && view.rack.length > 0; }
+  function clearSelection() { ui.first = null; ui.second = null; ui.flipped = false; }
+  function colours() {
+    if (ui.tile === null || !view.rack || !view.rack[ui.tile]) return null;
+    const t = view.rack[ui.tile];
+    return ui.flipped ? [t[1], t[0]] : [t[0], t[1]];
+  }
+
+  function buildBoard() {
+    const R = view.radius;
+    boardRadius = R;
+    const w = SQRT3 * (2 * R + 1) + 0.4;
+    const hgt = 3 * R + 2 + 0.4;
+    boardSvg.setAttribute("viewBox", `${-w / 2} ${-hgt / 2} ${w} ${hgt}`);
+    boardSvg.replaceChildren();
+    cellNodes = new Map();
+    const cellLayer = s("g", { class: "ingenious-cells" });
+    for (let r = -R; r <= R; r++) {
+      for (let q = -R; q <= R; q++) {
+        if (!onBoard(q, r, R)) continue;
+        const [cx, cy] = pixel(q, r);
+        const g = s("g", { class: "ingenious-cell", "data-cell": key(q, r), tabindex: "-1", role: "button" });
+        const poly = s("polygon", { points: hexPoints(cx, cy, 0.97), class: "ingenious-hex" });
+        const content = s("g", { class: "ingenious-content" });
+        g.append(poly, content);
+        g.addEventListener("click", () => clickCell(q, r));
+        g.addEventListener("keydown", (e) => {
+          if (e.key === "Enter" || e.key === " ") { e.preventDefault(); clickCell(q, r); }
+        });
+        cellLayer.append(g);
+        cellNodes.set(key(q, r), { g, poly, content, cx, cy, q, r, shown: null });
+      }
+    }
+    const bridges = s("g", { class: "ingenious-bridges" });
+    boardSvg.append(cellLayer, bridges);
+  }
+
+  function drawCell(node, colour, extraClass) {
+    const tag = `${colour || ""}|${extraClass || ""}`;
+    if (node.shown === tag) return;
+    node.shown = tag;
+    node.content.replaceChildren();
+    node.poly.style.fill = colour ? FILL[colour] : ""; // inline, so highlight rules don't repaint tiles
+    if (colour) node.content.append(symbol(colour, node.cx, node.cy, 0.85));
+    if (colour) node.g.setAttribute("data-colour", colour);
+    else node.g.removeAttribute("data-colour");
+  }
+
+  function renderBoard() {
+    if (boardRadius !== view.radius) buildBoard();
+    const board = boardMap(view);
+    const starts = new Set(view.starts.map(([q, r]) => key(q, r)));
+    const free = new Set((view.free_starts || []).map(([q, r]) => key(q, r)));
+    const last = new Set();
+    const lastPlace = [...view.log].reverse().find((e) => e.type === "place");
+    if (lastPlace) for (const [q, r] of lastPlace.cells) last.add(key(q, r));
+    const col = colours();
+    const ghost = new Map();
+    if (col && ui.first) ghost.set(key(...ui.first), col[0]);
+    if (col && ui.second) ghost.set(key(...ui.second), col[1]);
+    const partners = canPlace() && ui.tile !== null ? legalTargets(view, view.first_round) : new Map();
+    let targets = new Set();
+    if (partners.size) {
+      if (ui.first) targets = partners.get(key(...ui.first)) || new Set();
+      else targets = new Set(partners.keys());
+    }
+    for (const [k, node] of cellNodes) {
+      const colour = board.get(k) || ghost.get(k) || null;
+      drawCell(node, colour, ghost.has(k) ? "ghost" : "");
+      const cls = ["ingenious-cell"];
+      if (starts.has(k)) cls.push("ingenious-start");
+      if (starts.has(k) && free.has(k) && view.first_round && !view.over) cls.push("ingenious-start-free");
+      if (ghost.has(k)) cls.push("ingenious-ghost");
+      if (last.has(k)) cls.push("ingenious-last");
+      const isTarget = targets.has(k) || (ui.first && key(...ui.first) === k && ui.tile !== null);
+      if (targets.has(k)) cls.push("ingenious-target");
+      if (ui.first && key(...ui.first) === k) cls.push("ingenious-first");
+      node.g.setAttribute("class", cls.join(" "));
+      node.g.setAttribute("tabindex", isTarget ? "0" : "-1");
+      if (targets.has(k)) node.g.setAttribute("data-target", "1");
+      else node.g.removeAttribute("data-target");
+      const [q, r] = k.split(",");
+      const label = colour ? `${colour} ${SHAPE[colour]}${starts.has(k) ? " start symbol" : ""}` : "empty";
+      node.g.setAttribute("aria-label", `cell ${q}, ${r}: ${label}`);
+    }
+    // placed tiles: a bridge between the two hexes of each tile
+    const bridges = boardSvg.querySelector(".ingenious-bridges");
+    bridges.replaceChildren();
+    for (const [[q1, r1], [q2, r2]] of view.tiles || []) {
+      const [x1, y1] = pixel(q1, r1);
+      const [x2, y2] = pixel(q2, r2);
+      bridges.append(bridge(x1, y1, x2, y2, "ingenious-bridge"));
+    }
+    if (ui.first && ui.second) {
+      const [x1, y1] = pixel(...ui.first);
+      const [x2, y2] = pixel(...ui.second);
+      bridges.append(bridge(x1, y1, x2, y2, "ingenious-bridge ingenious-bridge-ghost"));
+    }
+  }
+
+  function clickCell(q, r) {
+    if (!canPlace() || ui.busy) return;
+    if (ui.tile === null) { ui.tile = 0; }
+    const partners = legalTargets(view, view.first_round);
+    const k = key(q, r);
+    if (ui.first && key(...ui.first) === k) {
+      clearSelection(); // clicking the first cell again starts over
+    } else if (ui.first && (partners.get(key(...ui.first)) || new Set()).has(k)) {
+      ui.second = [q, r];
+    } else if (partners.has(k)) {
+      ui.first = [q, r];
+      ui.second = null;
+    }
+    render();
+  }
+
+  async function confirm() {
+    const col = colours();
+    if (!col || !ui.first || !ui.second || !canPlace() || ui.busy) return;
+    ui.busy = true;
+    render();
+    try {
+      const res = await ctx.send({ type: "place", colors: col, cells: [ui.first, ui.second] });
+      if (res && res.ok) { ui.tile = null; clearSelection(); }
+    } finally {
+      ui.busy = false;
+      render();
+    }
+  }
+
+  async function answerSwap(accept) {
+    if (ui.busy) return;
+    ui.busy = true;
+    render();
+    try { await ctx.send({ type: "swap", accept }); } finally { ui.busy = false; render(); }
+  }
+
+  function renderRack() {
+    rack.replaceChildren();
+    if (!Array.isArray(view.rack) || view.over) {
+      rack.hidden = true;
+      return;
+    }
+    rack.hidden = false;
+    if (ui.tile !== null && ui.tile >= view.rack.length) { ui.tile = null; clearSelection(); }
+    view.rack.forEach((t, i) => {
+      const low = Math.min(...Object.values(view.scores[ctx.seat]));
+      const shows = t.filter((c) => view.scores[ctx.seat][c] === low).length > 0;
+      const b = h(
+        "button",
+        {
+          type: "button",
+          class: `ingenious-tile${ui.tile === i ? " selected" : ""}${shows ? " lowest" : ""}`,
+          "data-rack-index": i,
+          "data-colors": t.join(","),
+          role: "option",
+          "aria-selected": ui.tile === i ? "true" : "false",
+          "aria-label": `${t[0]} ${SHAPE[t[0]]} and ${t[1]} ${SHAPE[t[1]]}`,
+          disabled: !canPlace() || ui.busy,
+          onclick: () => {
+            if (ui.tile === i) ui.flipped = !ui.flipped;
+            else { ui.tile = i; ui.flipped = false; }
+            render();
+          },
+        },
+        tileIcon(t),
+      );
+      rack.append(b);
+    });
+  }
+
+  function gainText(gained) {
+    const parts = Object.entries(gained).map(([c, g]) => `+${g} ${c}`);
+    return parts.length ? parts.join(", ") : "no points";
+  }
+
+  function renderPreview() {
+    const col = colours();
+    const active = canPlace();
+    controls.hidden = !active;
+    preview.replaceChildren();
+    flipBtn.disabled = !col || ui.busy;
+    cancelBtn.disabled = (!ui.first && ui.tile === null) || ui.busy;
+    confirmBtn.disabled = !(col && ui.first && ui.second) || ui.busy;
+    if (!active) return;
+    if (!col) { preview.textContent = "Pick a tile from your rack."; return; }
+    if (!ui.first) { preview.textContent = `Pick a highlighted cell for ${col[0]}.`; return; }
+    if (!ui.second) { preview.textContent = `Pick a neighbouring cell for ${col[1]}.`; return; }
+    const p = previewGain(view, ctx.seat, col, [ui.first, ui.second]);
+    const lost = Object.entries(p.raw).filter(([c, g]) => (p.gained[c] || 0) < g).map(([c, g]) => `${g - (p.gained[c] || 0)} ${c} over the cap`);
+    preview.append(
+      ...[
+        h("strong", {}, gainText(p.gained)),
+      lost.length ? h("span", { class: "muted" }, ` (${lost.join(", ")} lost)`) : null,
+        p.bonus ? h("span", { class: "ingenious-ingenious" }, ` Ingenious! +${p.bonus} placement${p.bonus > 1 ? "s" : ""}`) : null,
+      ].filter(Boolean),
+    );
+    preview.setAttribute("data-gain", JSON.stringify(p.gained));
+  }
+
+  function renderPrompt() {
+    prompt.replaceChildren();
+    prompt.hidden = true;
+    if (view.over) return;
+    if (myTurn() && view.phase === "swap") {
+      prompt.hidden = false;
+      prompt.className = "ingenious-prompt ingenious-swap";
+      prompt.append(
+        h("p", {}, "None of your tiles shows your lowest colour. Swap them for six new tiles? (Your tiles are shown to everyone.)"),
+        h("div", { class: "row" },
+          h("button", { type: "button", class: "primary", "data-testid": "ingenious-swap-yes", disabled: ui.busy, onclick: () => answerSwap(true) }, "Swap tiles"),
+          h("button", { type: "button", "data-testid": "ingenious-swap-no", disabled: ui.busy, onclick: () => answerSwap(false) }, "Keep them")),
+      );
+      return;
+    }
+    if (view.phase === "place" && (view.bonus_pending > 0 || lastBonusFor(view.turn))) {
+      prompt.hidden = false;
+      prompt.className = "ingenious-prompt ingenious-bonus";
+      const who = myTurn() ? "You place" : `${nameOf(view.turn)} places`;
+      prompt.append(h("p", { "data-testid": "ingenious-bonus" }, h("strong", {}, "Ingenious! "), `${who} another tile before refilling`,
+        view.placements_left > 1 ? ` (${view.placements_left} placements left).` : "."));
+    }
+  }
+
+  function lastBonusFor(seat) {
+    for (let i = view.log.length - 1; i >= 0; i--) {
+      const e = view.log[i];
+      if (e.type === "bonus") return e.seat === seat;
+      if (e.type === "place" && e.seat !== seat) return false;
+      if (e.type !== "place") return false;
+    }
+    return false;
+  }
+
+  function trackGroups() {
+    if (view.teams) return view.teams.map((seats) => ({ seats, track: view.scores[seats[0]] }));
+    return view.scores.map((track, seat) => ({ seats: [seat], track }));
+  }
+
+  function renderScores() {
+    scores.replaceChildren();
+    const cap = view.cap;
+    for (const { seats, track } of trackGroups()) {
+      const low = Math.min(...COLOURS.map((c) => track[c]));
+      const box = h("div", {
+        class: `ingenious-track${seats.includes(view.turn) && !view.over ? " current" : ""}${seats.includes(ctx.seat) ? " mine" : ""}`,
+        "data-testid": `ingenious-track-${seats.join("-")}`,
+      });
+      box.append(h("div", { class: "ingenious-track-name" }, seats.map(nameOf).join(" + "), h("span", { class: "muted" }, ` lowest ${low}`)));
+      for (const c of COLOURS) {
+        const v = track[c];
+        const bar = h("div", { class: "ingenious-bar", role: "meter", "aria-valuemin": "0", "aria-valuemax": String(cap), "aria-valuenow": String(v), "aria-label": `${c} ${v} of ${cap}` });
+        const fill = h("div", { class: "ingenious-bar-fill" });
+        fill.style.width = `${(100 * v) / cap}%`;
+        fill.style.background = FILL[c];
+        bar.append(fill);
+        for (const t of view.bonus_at) if (t < cap) {
+          const mark = h("div", { class: "ingenious-bar-mark" });
+          mark.style.left = `${(100 * t) / cap}%`;
+          bar.append(mark);
+        }
+        box.append(h("div", { class: `ingenious-track-row${v === low ? " low" : ""}`, "data-colour": c }, symbolIcon(c, 16), bar, h("span", { class: "ingenious-num" }, String(v))));
+      }
+      scores.append(box);
+    }
+  }
+
+  function eventText(e) {
+    const who = e.seat !== undefined ? nameOf(e.seat) : "";
+    if (e.type === "place") return `${who} placed ${e.colors.join("/")}: ${gainText(e.gained)}`;
+    if (e.type === "bonus") return `Ingenious! ${who}: ${e.colors.join(" and ")} reached a bonus (${e.count} extra placement${e.count > 1 ? "s" : ""})`;
+    if (e.type === "swap") return `${who} swapped tiles: ${e.tiles.map((t) => t.join("/")).join(", ")}`;
+    if (e.type === "keep") return `${who} kept their tiles`;
+    if (e.type === "pass") return `${who} has no tiles and passes`;
+    if (e.type === "end") {
+      const why = { all_colours_capped: "every colour at the cap", board_full: "no room for another tile", no_tiles: "no tiles left" }[e.reason] || e.reason;
+      return `Game over (${why}).`;
+    }
+    return e.type;
+  }
+
+  function renderLog() {
+    log.replaceChildren();
+    const events = [...view.log].reverse().slice(0, 30);
+    for (const e of events) log.append(h("li", { class: `ingenious-ev-${e.type}`, "data-event": e.type }, eventText(e)));
+  }
+
+  function renderRanking() {
+    ranking.replaceChildren();
+    ranking.hidden = !view.over;
+    if (!view.over || !view.result) return;
+    const winners = new Set(view.result.winners);
+    const rows = trackGroups().map((g) => ({ ...g, sorted: COLOURS.map((c) => g.track[c]).sort((a, b) => a - b) }));
+    rows.sort((a, b) => {
+      for (let i = 0; i < 6; i++) if (a.sorted[i] !== b.sorted[i]) return b.sorted[i] - a.sorted[i];
+      return 0;
+    });
+    ranking.append(h("h3", {}, view.variant === "solo" ? `Solo result: ${view.result.solo_score}` : "Final ranking"));
+    const ol = h("ol", {});
+    for (const row of rows) {
+      const won = row.seats.some((x) => winners.has(x));
+      ol.append(h("li", { class: won ? "winner" : "", "data-testid": `ingenious-rank-${row.seats.join("-")}` },
+        `${row.seats.map(nameOf).join(" + ")}: ${row.sorted.join(" · ")}${won ? (view.variant === "solo" ? "" : " — wins") : ""}`));
+    }
+    ranking.append(ol);
+  }
+
+  function renderStatus() {
+    bag.textContent = `Bag: ${view.bag_count} tiles`;
+    if (view.over) {
+      const names = view.result ? view.result.winners.map(nameOf) : [];
+      if (view.variant === "solo") status.textContent = `Game over: the lowest colour is ${view.result.solo_score}.`;
+      else if (view.teams && view.result.winners.length === 2) status.textContent = `Game over: ${names.join(" + ")} win.`;
+      else status.textContent = `Game over: ${names.join(" and ")} ${names.length > 1 ? "share the victory" : "wins"}.`;
+      return;
+    }
+    if (myTurn()) {
+      if (view.phase === "swap") status.textContent = "Your turn: swap your tiles?";
+      else status.textContent = view.first_round ? "Your turn: your first tile must touch a free start symbol." : "Your turn: place a tile.";
+    } else {
+      status.textContent = `${nameOf(view.turn)} is ${view.phase === "swap" ? "deciding on a swap" : "placing a tile"}.`;
+    }
+  }
+
+  function render() {
+    if (!view) return;
+    if (!canPlace()) { ui.tile = null; clearSelection(); }
+    renderStatus();
+    renderBoard();
+    renderRack();
+    renderPreview();
+    renderPrompt();
+    renderScores();
+    renderRanking();
+    renderLog();
+    tick();
+  }
+
+  return {
+    update(nextView, nextMeta) {
+      const rackKey = (v) => JSON.stringify(v && v.rack);
+      if (view && (rackKey(view) !== rackKey(nextView) || view.phase !== nextView.phase)) {
+        ui.tile = null;
+        clearSelection();
+      }
+      view = nextView;
+      meta = nextMeta || {};
+      render();
+    },
+    destroy() {
+      clearInterval(timer);
+      root.replaceChildren();
+    },
+  };
+}
