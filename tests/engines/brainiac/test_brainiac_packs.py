@@ -8,6 +8,8 @@ import json
 import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from geniusnight.engines.brainiac.packs import (
     MAX_ANSWER_LEN,
@@ -436,7 +438,9 @@ def test_error_csv_card_with_wrong_row_count() -> None:
 
 def test_error_csv_rows_not_a_multiple_of_four_without_card_column() -> None:
     data = b"question,answers\nA?,a\nB?,b\nC?,c\nD?,d\nE?,e\n"
-    with raises(r"^p\.csv: 5 question rows is not a multiple of 4; without a \"card\" column every 4 "):
+    with raises(
+        r"^p\.csv: the pack has 5 question rows, which is not a multiple of 4; without a \"card\" column every 4 "
+    ):
         parse_pack(data, "p.csv")
 
 
@@ -477,3 +481,51 @@ def test_examples_in_the_host_documentation_parse() -> None:
         "q": 'Who painted "The Persistence of Memory", with its melting clocks?',
         "a": ["Salvador Dalí", "Dalí"],
     }
+
+
+# --------------------------------------------------------------------------- robustness
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.sampled_from(["q", "a", "questions", "x"]), inner),
+    max_leaves=30,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(JSON_VALUES)
+def test_validate_cards_rejects_any_junk_with_pack_error_only(value: object) -> None:
+    try:
+        out = validate_cards(value)
+    except PackError as e:
+        assert str(e)
+    else:
+        assert all(len(c) == 4 and all(q["a"] for q in c) for c in out)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=300), st.sampled_from(["p.json", "p.csv", "p", "p.txt"]))
+def test_parse_pack_rejects_any_junk_bytes_with_pack_error_only(data: bytes, filename: str) -> None:
+    try:
+        parse_pack(data, filename)
+    except PackError as e:
+        assert str(e)
+
+
+CSV_CELL = st.text(alphabet=st.sampled_from('ab|,"\n\r 1234?'), max_size=6)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.permutations(["card", "level", "question", "answers"]),
+    st.lists(st.lists(CSV_CELL, min_size=3, max_size=5), max_size=12),
+)
+def test_parse_pack_rejects_any_junk_csv_with_pack_error_only(header: list[str], rows: list[list[str]]) -> None:
+    buf = io.StringIO()
+    csv.writer(buf).writerows([header, *rows])
+    try:
+        cards = parse_pack(buf.getvalue().encode(), "junk.csv")
+    except PackError as e:
+        assert str(e)
+    else:
+        assert all(len(c) == 4 for c in cards)

@@ -306,7 +306,8 @@ def _parse_csv(text: str, name: str) -> list[Card]:
     else:
         if len(records) % QUESTIONS_PER_CARD:
             raise PackError(
-                f"{name}: {len(records)} question rows is not a multiple of {QUESTIONS_PER_CARD}; without a "
+                f"{name}: the pack has {len(records)} question row{'' if len(records) == 1 else 's'}, which is not a "
+                f"multiple of {QUESTIONS_PER_CARD}; without a "
                 f'"card" column every {QUESTIONS_PER_CARD} consecutive rows form one card.'
             )
         groups = [records[k : k + QUESTIONS_PER_CARD] for k in range(0, len(records), QUESTIONS_PER_CARD)]
