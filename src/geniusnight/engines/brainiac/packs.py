@@ -299,8 +299,9 @@ def _parse_csv(text: str, name: str) -> list[Card]:
             by_label[rec[1]].append(rec)
         for group in groups:
             if len(group) != QUESTIONS_PER_CARD:
+                n = len(group)
                 raise PackError(
-                    f"{name}: card {group[0][1]!r} (first at line {group[0][0]}) has {len(group)} rows; "
+                    f"{name}: card {group[0][1]!r} (first at line {group[0][0]}) has {n} row{'' if n == 1 else 's'}; "
                     f"every card needs exactly {QUESTIONS_PER_CARD}."
                 )
     else:
