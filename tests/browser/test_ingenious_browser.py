@@ -1,0 +1,66 @@
+"""Ingenious played whole in real Chromium, tile by tile, the way people do."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.async_api import Browser, Page, expect
+
+from browser_rooms import close_all, open_room
+from support import ServerProcess
+
+
+async def take_turn(page: Page, move: int) -> bool:
+    """If it is this page's turn, place a tile (or answer the swap prompt). True if it acted."""
+    status = await page.get_by_test_id("ingenious-status").text_content() or ""
+    if not status.startswith("Your turn"):
+        return False
+    if "swap" in status:
+        # swap now and then, keep the tiles otherwise
+        await page.get_by_test_id("ingenious-swap-yes" if move % 3 == 0 else "ingenious-swap-no").click()
+        return True
+    rack = page.get_by_test_id("ingenious-rack").locator("[data-rack-index]")
+    await rack.nth(move % await rack.count()).click()
+    targets = page.locator('[data-cell][data-target="1"]')
+    await expect(targets.first).to_be_attached()
+    await targets.nth(move % await targets.count()).click()
+    partners = page.locator('[data-cell][data-target="1"]')
+    await expect(partners.first).to_be_attached()
+    await partners.first.click()
+    # the preview of the points shows before the tile is confirmed
+    await expect(page.get_by_test_id("ingenious-preview")).to_have_attribute("data-gain", re.compile(r"^\{.*\}$"))
+    await page.get_by_test_id("ingenious-confirm").click()
+    return True
+
+
+async def play_to_the_end(pages: list[Page], limit: int = 400) -> None:
+    for move in range(limit):
+        if await pages[0].get_by_test_id("ingenious-ranking").locator("li").count():
+            return
+        acted = False
+        for page in pages:
+            if await take_turn(page, move):
+                acted = True
+                await page.wait_for_timeout(30)
+        if not acted:
+            await pages[0].wait_for_timeout(60)
+    raise AssertionError("the game did not end")
+
+
+async def test_two_players_play_a_whole_game_to_the_ranking(server: ServerProcess, browser: Browser) -> None:
+    pages = await open_room(browser, server.base, "ingenious", ["Ada", "Grace"])
+    for page in pages:
+        await expect(page.get_by_test_id("ingenious-board")).to_be_visible()
+        await expect(page.get_by_test_id("ingenious-rack").locator("[data-rack-index]")).to_have_count(6)
+    await play_to_the_end(pages)
+    for page in pages:
+        await expect(page.get_by_test_id("ingenious-status")).to_contain_text("Game over")
+        await expect(page.get_by_test_id("ingenious-ranking").locator("li")).to_have_count(2)
+    await close_all(pages)
+
+
+async def test_solo_plays_against_the_board_to_the_end(server: ServerProcess, browser: Browser) -> None:
+    pages = await open_room(browser, server.base, "ingenious", ["Ada"], options={"variant": "solo"})
+    await play_to_the_end(pages)
+    await expect(pages[0].get_by_test_id("ingenious-status")).to_contain_text("lowest colour is")
+    await close_all(pages)
