@@ -1,7 +1,10 @@
 // Draws a form for a game's options (OptionSpec list) and time limits, and reads it back.
 import { el } from "./api.js";
 
-export function optionsForm(info, values = {}, limits = {}) {
+// ``upload(name, file)``, when given, adds a "Load from file" picker to free-form options
+// (the server reads the file with the game's own reader: word lists, question packs ...).
+// ``custom`` lists free-form options already set (their values are never sent to the table).
+export function optionsForm(info, values = {}, limits = {}, { upload = null, custom = [] } = {}) {
   const grid = el("div", { class: "options" });
   const inputs = {};
   const advanced = el("details", { class: "advanced" }, el("summary", {}, "Advanced options"));
@@ -21,7 +24,17 @@ export function optionsForm(info, values = {}, limits = {}) {
       if (current !== null && current !== undefined) input.value = JSON.stringify(current);
     }
     inputs[opt.name] = { opt, input };
-    const label = el("label", { class: "field", title: opt.help || "" }, opt.label || opt.name, input,
+    let extra = null;
+    if (opt.kind === "json") {
+      if (custom.includes(opt.name)) input.placeholder = "(set — type JSON here to replace it)";
+      if (upload) {
+        const file = el("input", { type: "file", accept: ".json,.csv,.txt", "data-testid": `file-${opt.name}`,
+          "aria-label": `Load ${opt.label || opt.name} from a file` });
+        file.addEventListener("change", () => { if (file.files[0]) upload(opt.name, file.files[0]); });
+        extra = el("span", { class: "row" }, el("small", {}, "or load a file:"), file);
+      }
+    }
+    const label = el("label", { class: "field", title: opt.help || "" }, opt.label || opt.name, input, extra,
       opt.help ? el("small", { class: "muted" }, opt.help) : null);
     (opt.advanced ? advanced : grid).append(label);
   }

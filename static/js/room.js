@@ -109,7 +109,7 @@ function renderHostControls() {
   if (key !== optionsKey) {
     optionsKey = key;
     if (lobby) {
-      optionsUi = optionsForm(info, room.options, room.time_limits);
+      optionsUi = optionsForm(info, room.options, room.time_limits, { upload: uploadOption, custom: room.custom_options || [] });
       $("room-options").replaceChildren(optionsUi.node,
         el("button", { type: "button", "data-testid": "apply-options", onclick: applyOptions }, "Apply options"));
     } else {
@@ -124,6 +124,16 @@ async function applyOptions() {
     await hostCall("PATCH", `/api/rooms/${roomId}`, { options, time_limits });
     toast("Options saved");
   } catch (err) { $("room-error").textContent = err.message; }
+}
+
+async function uploadOption(name, file) {
+  $("room-error").textContent = "";
+  const form = new FormData();
+  form.append("file", file);
+  const res = await fetch(`/api/rooms/${roomId}/options/${encodeURIComponent(name)}/file`, { method: "POST", body: form, credentials: "same-origin" });
+  const data = await res.json().catch(() => ({}));
+  if (res.ok) toast(`Loaded ${file.name}`);
+  else $("room-error").textContent = data.message || res.statusText;
 }
 
 async function hostCall(method, path, body) {

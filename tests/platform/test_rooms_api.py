@@ -260,3 +260,19 @@ async def test_options_that_fix_the_deal_are_not_shown_to_the_table(client: http
         f"/api/rooms/{room['room_id']}", json={"options": {"target": 30}}, headers=bearer(room["token"])
     )
     assert r.status_code == 200 and r.json()["custom_options"] == ["secrets"]
+
+
+async def test_host_loads_a_free_form_option_from_a_file(client: httpx.AsyncClient) -> None:
+    room = await create(client)
+    rid, auth = room["room_id"], bearer(room["token"])
+    r = await client.post(
+        f"/api/rooms/{rid}/options/secrets/file", files={"file": ("deal.json", b"[4, 2]")}, headers=auth
+    )
+    assert r.status_code == 200, r.text
+    assert (await client.get(f"/api/rooms/{rid}")).json()["custom_options"] == ["secrets"]
+    r = await client.post(
+        f"/api/rooms/{rid}/options/secrets/file", files={"file": ("deal.json", b"[oops")}, headers=auth
+    )
+    assert r.status_code == 422 and r.json()["code"] == "bad_file"
+    r = await client.post(f"/api/rooms/{rid}/options/target/file", files={"file": ("t.json", b"5")}, headers=auth)
+    assert r.status_code == 422 and r.json()["code"] == "bad_option"

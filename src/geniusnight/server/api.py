@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Request, Response
+from fastapi import APIRouter, Request, Response, UploadFile
 from pydantic import BaseModel, Field
 
 from ..db import Game, Member, Room
@@ -13,6 +13,7 @@ from .deps import RoomServiceDep, ServicesDep, cookie_name, seat_token
 from .rooms import ApiError, RoomService, chat_json
 
 router = APIRouter(prefix="/api", tags=["rooms"])
+FILE_MAX = 1 << 20
 
 
 class CreateRoom(BaseModel):
@@ -149,6 +150,22 @@ async def update_room(
     await svc.s.commit()
     await services.publish_room(room_id)
     return await svc.snapshot(room, services.hub.online_members(room_id))
+
+
+@router.post("/rooms/{room_id}/options/{name}/file", summary="Host: set a free-form option from a file")
+async def upload_option(
+    room_id: str, name: str, file: UploadFile, request: Request, svc: RoomServiceDep, services: ServicesDep
+) -> dict[str, Any]:
+    """A custom word list, question pack or fixed deal, read by the game (e.g. JSON or CSV)."""
+    room = await _host(svc, request, room_id)
+    data = await file.read(FILE_MAX + 1)
+    if len(data) > FILE_MAX:
+        raise ApiError(413, "file_too_large", f"Files are at most {FILE_MAX // 1024} KiB.")
+    value = svc.import_option(room, name, data, file.filename or "")
+    await svc.update(room, {name: value})
+    await svc.s.commit()
+    await services.publish_room(room_id)
+    return {"option": name, "size": len(value) if hasattr(value, "__len__") else None}
 
 
 @router.post("/rooms/{room_id}/bots", summary="Host: add a bot seat")

@@ -204,9 +204,7 @@ class GameService:
             async with self.db.sessions() as s, s.begin():
                 # two statements and one commit: the hot path of every move
                 await s.execute(
-                    insert(Move).values(
-                        game_id=live.id, seq=seq, seat=seat, action=action, ref=ref, created_at=now
-                    )
+                    insert(Move).values(game_id=live.id, seq=seq, seat=seat, action=action, ref=ref, created_at=now)
                 )
                 values: dict[str, Any] = {
                     "last_seq": seq,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import hmac
 import secrets
 from datetime import UTC, datetime
@@ -250,6 +251,24 @@ class RoomService:
         if time_limits is not None:
             room.time_limits = check_time_limits(engine, time_limits)
         room.updated_at = datetime.now(UTC)
+
+    def import_option(self, room: Room, name: str, data: bytes, filename: str) -> Any:
+        """Read a free-form option from an uploaded file: the game's own reader if it has
+        one (``import_option``), else JSON."""
+        self.require_lobby(room)
+        engine = get_engine(room.game)
+        spec = next((o for o in engine.info.options if o.name == name), None)
+        if spec is None or spec.kind != "json":
+            raise ApiError(422, "bad_option", f"Option {name!r} can't be loaded from a file.")
+        reader = getattr(engine, "import_option", None)
+        try:
+            if reader is not None:
+                return reader(name, data, filename)
+            return json.loads(data.decode("utf-8-sig"))
+        except IllegalAction as e:
+            raise ApiError(422, e.code, e.message) from None
+        except (ValueError, UnicodeDecodeError) as e:
+            raise ApiError(422, "bad_file", f"That file could not be read: {e}") from None
 
     async def add_bot(self, room: Room, bot: str | None, name: Any = None) -> Member:
         self.require_lobby(room)
