@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import hashlib
-import json
 import hmac
+import json
 import secrets
 from datetime import UTC, datetime
 from typing import Any
