@@ -192,7 +192,9 @@ export function previewGain(view, seat, colours, cells) {
 // --- the view ------------------------------------------------------------------------------
 
 export function createGameView(root, ctx) {
-  const ui = { tile: null, first: null, second: null, flipped: false, busy: false };
+  // busy: a move is being sent; sentSeq: the seq of the view it was made on, while it was
+  // accepted but the next state frame has not come yet (the ack can beat the frame or not)
+  const ui = { tile: null, first: null, second: null, flipped: false, busy: false, sentSeq: null };
   let view = null;
   let meta = {};
   let cellNodes = new Map();
@@ -243,7 +245,7 @@ export function createGameView(root, ctx) {
     return p && p.name ? p.name : `Seat ${seat + 1}`;
   }
   function myTurn() {
-    return view && ctx.seat !== null && ctx.seat !== undefined && ctx.mode !== "replay" && !view.over && view.to_act.includes(ctx.seat);
+    return view && ui.sentSeq === null && ctx.seat !== null && ctx.seat !== undefined && ctx.mode !== "replay" && !view.over && view.to_act.includes(ctx.seat);
   }
   function canPlace() { return myTurn() && view.phase === "place" && Array.isArray(view.rack) && view.rack.length > 0; }
   function clearSelection() { ui.first = null; ui.second = null; ui.flipped = false; }
@@ -367,8 +369,13 @@ export function createGameView(root, ctx) {
     ui.busy = true;
     render();
     try {
+      const before = meta.seq;
       const res = await ctx.send({ type: "place", colors: col, cells: [ui.first, ui.second] });
-      if (res && res.ok) { ui.tile = null; clearSelection(); }
+      if (res && res.ok) {
+        ui.tile = null;
+        clearSelection();
+        if (meta.seq === before && before !== undefined) ui.sentSeq = before;
+      }
     } finally {
       ui.busy = false;
       render();
@@ -379,7 +386,11 @@ export function createGameView(root, ctx) {
     if (ui.busy) return;
     ui.busy = true;
     render();
-    try { await ctx.send({ type: "swap", accept }); } finally { ui.busy = false; render(); }
+    try {
+      const before = meta.seq;
+      const res = await ctx.send({ type: "swap", accept });
+      if (res && res.ok && meta.seq === before && before !== undefined) ui.sentSeq = before;
+    } finally { ui.busy = false; render(); }
   }
 
   function renderRack() {
@@ -564,6 +575,8 @@ export function createGameView(root, ctx) {
     if (myTurn()) {
       if (view.phase === "swap") status.textContent = "Your turn: swap your tiles?";
       else status.textContent = view.first_round ? "Your turn: your first tile must touch a free start symbol." : "Your turn: place a tile.";
+    } else if (ui.sentSeq !== null || ui.busy) {
+      status.textContent = "Sending your move…";
     } else {
       status.textContent = `${nameOf(view.turn)} is ${view.phase === "swap" ? "deciding on a swap" : "placing a tile"}.`;
     }
@@ -590,6 +603,7 @@ export function createGameView(root, ctx) {
         ui.tile = null;
         clearSelection();
       }
+      if (!nextMeta || nextMeta.seq !== ui.sentSeq) ui.sentSeq = null;
       view = nextView;
       meta = nextMeta || {};
       render();
