@@ -1,0 +1,5 @@
+"""Genius Idea: word riddles, a Disruptor and a quick-answer race (SPEC 4)."""
+
+from .engine import ENGINE, GeniusIdeaEngine
+
+__all__ = ["ENGINE", "GeniusIdeaEngine"]

@@ -1,0 +1,318 @@
+"""The Genius Idea engine object: options, action parsing, views, dump/load, bots (SPEC 4)."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from itertools import combinations, permutations
+from typing import Any
+
+from ..base import BotSpec, GameInfo, IllegalAction, OptionSpec, Rng, check, option_bool, option_seat, require_type
+from . import bots, rules
+from .rules import HINTS, State
+from .similarity import builtin_words
+
+OPTION_NAMES = ("mode", "words", "shuffle", "first_riddler")
+MODES = ("competitive", "coop")
+MODE_RANGE = {"competitive": (3, 6), "coop": (2, 2)}
+MAX_WORD_LEN = 40
+STATE_KEYS = frozenset(
+    (
+        "players", "mode", "shuffle", "first_riddler", "rounds_total", "rng", "supply", "discards",
+        "hands", "riddles", "preparing", "phase", "round", "cur", "scores", "history", "winners",
+    )
+)  # fmt: skip
+
+
+def _is_int(x: object) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def parse_words(value: object) -> list[str]:
+    """A custom deck: a list of unique, non-empty words (surrounding spaces are dropped)."""
+    check(isinstance(value, list), "bad_option", "Option 'words' must be a list of words.")
+    assert isinstance(value, list)
+    out: list[str] = []
+    seen: set[str] = set()
+    for item in value:
+        check(isinstance(item, str) and item.strip(), "bad_option", f"Deck entry {item!r} is not a word.")
+        assert isinstance(item, str)
+        word = item.strip()
+        check(len(word) <= MAX_WORD_LEN, "bad_option", f"Deck word {word[:20]!r}... is over {MAX_WORD_LEN} letters.")
+        # Ruling: words that differ only in case would be two cards nobody can tell apart.
+        check(word.casefold() not in seen, "bad_option", f"The deck has {word!r} twice; words must be unique.")
+        seen.add(word.casefold())
+        out.append(word)
+    return out
+
+
+def _str(action: Mapping[str, Any], key: str) -> str:
+    value = action.get(key)
+    check(type(value) is str, "malformed", f"'{key}' must be a card's word.")
+    assert isinstance(value, str)
+    return value
+
+
+def _str_list(action: Mapping[str, Any], key: str) -> list[str]:
+    value = action.get(key)
+    check(type(value) is list and all(type(v) is str for v in value), "malformed", f"'{key}' must be a list of words.")
+    assert isinstance(value, list)
+    return list(value)
+
+
+class GeniusIdeaEngine:
+    """Genius Idea: riddles of 5 hint words, a Disruptor, and a quick-answer race (SPEC 4)."""
+
+    info = GameInfo(
+        id="genius-idea",
+        title="Genius Idea",
+        min_players=2,
+        max_players=6,
+        summary="Hide an answer behind 5 hint words; a Disruptor picks which hint you get.",
+        options=(
+            OptionSpec(
+                "mode",
+                "choice",
+                None,
+                "Mode",
+                "competitive: 3-6 players; coop: 2 players, 4 rounds, win with more than 15. "
+                "Default: by the number of players.",
+                choices=MODES,
+            ),
+            OptionSpec("shuffle", "bool", True, "Shuffle the deck", advanced=True),
+            OptionSpec("first_riddler", "seat", 0, "First Riddler", "The seat that is Riddler in round 1."),
+            OptionSpec(
+                "words",
+                "json",
+                None,
+                "Custom deck",
+                "A list of unique words (25 per player competitive, 100 co-op). Default: 243 English words.",
+                advanced=True,
+            ),
+        ),
+        bots=(
+            BotSpec("random", "Random", "Random legal moves; as a Solver guesses or passes at random."),
+            BotSpec("smart", "Smart", "Uses word similarity for riddles, reveals, order and guesses."),
+        ),
+        timed_phases={
+            "prepare": "the engine prepares a riddle (smart bot) for every seat that has not",
+            "reveal": "a random unrevealed hint is revealed",
+            "order": "the revealed hints keep their current order",
+            "guess": "every Solver still to act passes (with all 5 hints out the round ends unsolved)",
+        },
+        simultaneous=True,
+    )
+
+    # --- options and setup --------------------------------------------------------------
+
+    def player_range(self, options: Mapping[str, Any]) -> tuple[int, int]:
+        mode = options.get("mode") if isinstance(options, Mapping) else None
+        return MODE_RANGE.get(mode, (2, 6)) if isinstance(mode, str) else (2, 6)
+
+    def validate_options(self, players: int | None, options: Mapping[str, Any]) -> dict[str, Any]:
+        check(isinstance(options, Mapping), "bad_option", "Options must be an object.")
+        unknown = sorted(str(k) for k in set(options) - set(OPTION_NAMES))
+        check(not unknown, "bad_option", f"Unknown options {unknown}.")
+        mode = options.get("mode")
+        if mode is None and players is not None:
+            mode = "coop" if players == 2 else "competitive"
+        check(mode is None or mode in MODES, "bad_option", f"Option 'mode' must be one of {list(MODES)}.")
+        if mode is not None and players is not None:
+            lo, hi = MODE_RANGE[mode]
+            check(
+                lo <= players <= hi,
+                "bad_option",
+                "Co-op mode is for exactly 2 players." if mode == "coop" else "Competitive mode needs 3-6 players.",
+            )
+        if players is not None:
+            check(2 <= players <= 6, "bad_option", "Genius Idea needs 2-6 players.")
+        shuffle = option_bool(options, "shuffle", True)
+        first = option_seat(options, "first_riddler", players)
+        if players is None:
+            check(first < 6, "bad_option", "Option 'first_riddler': there are at most 6 seats.")
+        words = options.get("words")
+        if words is not None:
+            deck = parse_words(words)
+            if players is not None and mode is not None:
+                need = rules.cards_needed(mode, players)
+            else:
+                # Lobby still filling: check what any game of this mode needs at least.
+                modes = [mode] if mode is not None else list(MODES)
+                need = min(rules.cards_needed(m, MODE_RANGE[m][0]) for m in modes)
+            check(
+                len(deck) >= need,
+                "bad_option",
+                f"The custom deck has {len(deck)} words; this game needs at least {need} "
+                + (
+                    f"({players} players x 10 to prepare + 15 per round"
+                    + (" + 10 for each second riddle)." if mode == "coop" else ").")
+                    if players is not None
+                    else "for the smallest game."
+                ),
+            )
+            words = deck
+        return {"mode": mode, "words": words, "shuffle": shuffle, "first_riddler": first}
+
+    def setup(self, players: int, options: Mapping[str, Any] | None = None, seed: int = 0) -> State:
+        check(_is_int(players), "bad_option", "players must be a whole number.")
+        opts = self.validate_options(players, options or {})
+        deck = list(opts["words"]) if opts["words"] is not None else list(builtin_words())
+        return rules.new_game(players, opts["mode"], deck, opts["shuffle"], opts["first_riddler"], Rng.from_seed(seed))
+
+    # --- queries --------------------------------------------------------------------------
+
+    def phase(self, state: State) -> str:
+        return str(state["phase"])
+
+    def to_act(self, state: State) -> set[int]:
+        return rules.to_act(state)
+
+    def outcome(self, state: State) -> dict[str, Any] | None:
+        if state["winners"] is None:
+            return None
+        result: dict[str, Any] = {"winners": list(state["winners"]), "scores": list(state["scores"])}
+        if state["mode"] == "coop":
+            result["team_total"] = sum(state["scores"])
+            result["target"] = rules.COOP_TARGET
+        return result
+
+    def legal_actions(self, state: State, seat: int) -> list[dict[str, Any]]:
+        if seat not in rules.to_act(state):
+            return []
+        phase = state["phase"]
+        cur = state["cur"]
+        if phase == "prepare":
+            hand = state["hands"][seat]
+            out: list[dict[str, Any]] = []
+            for answer in hand:
+                rest = [c for c in hand if c != answer]
+                out.extend({"type": "prepare", "answer": answer, "hints": list(h)} for h in combinations(rest, HINTS))
+            return out
+        if phase == "reveal":
+            return [{"type": "reveal", "hint": h} for h in cur["hints"] if h not in cur["revealed"]]
+        if phase == "order":
+            return [{"type": "order", "hints": list(p)} for p in permutations(cur["revealed"])]
+        out = [{"type": "guess", "card": c} for c in cur["public"] if c not in cur["wrong"]]
+        if rules.may_pass(state):
+            out.append({"type": "pass"})
+        return out
+
+    # --- moves ----------------------------------------------------------------------------
+
+    def apply(self, state: State, seat: int | None, action: Any) -> State:
+        kind = require_type(action, "prepare", "reveal", "order", "guess", "pass", "timeout")
+        check(state["phase"] != "over", "game_over", "The game is over.")
+        if seat is None:
+            check(kind == "timeout", "not_your_turn", "Only a player can make that move.")
+        else:
+            check(_is_int(seat) and 0 <= seat < state["players"], "not_your_turn", f"There is no seat {seat!r}.")
+            check(kind != "timeout", "system_only", "Only the system can time out a phase.")
+        new = copy.deepcopy(state)
+        if kind == "timeout":
+            self._timeout(new)
+            return new
+        assert seat is not None
+        phase = new["phase"]
+        wanted = {"prepare": "prepare", "reveal": "reveal", "order": "order", "guess": "guess", "pass": "guess"}[kind]
+        check(phase == wanted, "wrong_phase", f"That move is not possible now: the game is in the {phase} phase.")
+        check(seat in rules.to_act(new), "not_your_turn", self._whose_turn(new))
+        if kind == "prepare":
+            answer = _str(action, "answer")
+            hints = _str_list(action, "hints")
+            check(len(hints) == HINTS, "bad_riddle", "A riddle needs exactly 5 hints.")
+            rules.prepare(new, seat, answer, hints)
+        elif kind == "reveal":
+            rules.reveal(new, _str(action, "hint"))
+        elif kind == "order":
+            rules.order(new, _str_list(action, "hints"))
+        elif kind == "guess":
+            rules.guess(new, seat, _str(action, "card"))
+        else:
+            rules.pass_(new, seat)
+        return new
+
+    def _timeout(self, state: State) -> None:
+        if state["phase"] == "prepare":
+            for seat in sorted(state["preparing"]):
+                answer, hints = bots.best_riddle(state["hands"][seat])
+                rules.prepare(state, seat, answer, hints)
+        else:
+            rules.timeout(state)
+
+    def _whose_turn(self, state: State) -> str:
+        phase = state["phase"]
+        if phase == "prepare":
+            return "You have already prepared your riddle."
+        if phase == "reveal":
+            return "The Disruptor reveals the next hint."
+        if phase == "order":
+            return "The Riddler is ordering the hints."
+        return "You can't guess now (you are not a Solver with chances left, or you passed)."
+
+    # --- views ----------------------------------------------------------------------------
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        n = state["players"]
+        phase = state["phase"]
+        cur = state["cur"]
+        round_index = min(state["round"], state["rounds_total"] - 1)
+        roles = rules.roles_for(state, round_index)
+        v: dict[str, Any] = {
+            "phase": phase,
+            "to_act": sorted(rules.to_act(state)),
+            "scores": list(state["scores"]),
+            "over": phase == "over",
+            "mode": state["mode"],
+            "players": n,
+            "round": round_index + 1,
+            "rounds_total": state["rounds_total"],
+            "roles": roles,
+            "riddler": rules.riddler_of(state, round_index),
+            "disruptor": roles.index("disruptor") if "disruptor" in roles else None,
+            "supply_count": len(state["supply"]),
+            "history": copy.deepcopy(state["history"]),
+        }
+        if phase == "prepare":
+            v["preparing"] = sorted(state["preparing"])
+            v["prepared"] = [s not in state["preparing"] for s in range(n)]
+            if seat is not None and seat in state["preparing"]:
+                v["hand"] = list(state["hands"][seat])
+        if seat is not None and _is_int(seat) and 0 <= seat < n and state["riddles"][seat] is not None:
+            # Your own riddle for a later round: you made it, so you may see it.
+            v["my_riddle"] = copy.deepcopy(state["riddles"][seat])
+        if cur is not None:
+            v["public"] = list(cur["public"])
+            v["revealed"] = list(cur["revealed"])
+            v["hidden_count"] = HINTS - len(cur["revealed"])
+            v["wrong"] = list(cur["wrong"])
+            v["chances"] = [cur["chances"][s] if s in cur["solvers"] else None for s in range(n)]
+            v["passed"] = sorted(cur["passed"])
+            v["guesses"] = copy.deepcopy(cur["guesses"])
+            v["may_pass"] = rules.may_pass(state)
+            v["points_if_solved"] = 2 + HINTS - len(cur["revealed"])
+            if seat is not None and seat == cur["riddler"]:
+                v["answer"] = cur["answer"]
+                v["hints"] = list(cur["hints"])
+            elif seat is not None and seat == cur["disruptor"]:
+                v["hints"] = list(cur["hints"])
+        if phase == "over":
+            v["result"] = self.outcome(state)
+        return v
+
+    # --- bots -----------------------------------------------------------------------------
+
+    def bot_action(self, state: State, seat: int, bot: str, seed: int) -> dict[str, Any] | None:
+        return bots.bot_action(state, seat, bot, seed)
+
+    # --- persistence ----------------------------------------------------------------------
+
+    def dump(self, state: State) -> dict[str, Any]:
+        return copy.deepcopy(state)
+
+    def load(self, data: Mapping[str, Any]) -> State:
+        if not isinstance(data, Mapping) or set(data) != STATE_KEYS:
+            raise IllegalAction("bad_state", "That is not a Genius Idea state.")
+        return copy.deepcopy(dict(data))
+
+
+ENGINE = GeniusIdeaEngine()

@@ -1,0 +1,313 @@
+"""Genius Idea rules on a plain JSON state (SPEC 4).
+
+The state is a dict of JSON values only, so ``dump``/``load`` are copies and ``apply`` works
+on a deep copy (the given state is never changed). Keys:
+
+- ``players``, ``mode`` (``competitive``/``coop``), ``shuffle``, ``first_riddler``,
+  ``rounds_total``, ``rng`` (the PRNG state; never in a view)
+- ``supply``: the undealt cards, front first; ``discards``: cards out of the game
+- ``hands``: per seat, the 10 cards being prepared (empty when not preparing)
+- ``riddles``: per seat, the prepared riddle ``{"answer", "hints"}`` not yet played, or None
+- ``preparing``: seats that still have to prepare in the current ``prepare`` phase
+- ``phase``: ``prepare`` | ``reveal`` | ``order`` | ``guess`` | ``over``
+- ``round``: 0-based index of the current (or next) round; ``cur``: the live round or None
+- ``scores``, ``history`` (finished rounds, public), ``winners`` (once over)
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from ..base import IllegalAction, Rng, check, winners_by_max
+
+State = dict[str, Any]
+
+HAND_SIZE = 10
+HINTS = 5
+PUBLIC_FROM_SUPPLY = 15
+COOP_ROUNDS = 4
+COOP_TARGET = 15  # the pair wins with a team total above this
+CHANCES = {3: 3, 4: 2, 5: 1, 6: 1}
+COOP_CHANCES = 3
+
+
+def rounds_for(mode: str, players: int) -> int:
+    return COOP_ROUNDS if mode == "coop" else players
+
+
+def cards_needed(mode: str, players: int) -> int:
+    """Exactly how many cards a game draws: the deals, 15 per round, and co-op re-deals.
+
+    Competitive: ``players*10 + 15*players``. Co-op (2 players, 4 rounds): the first two hands
+    (20), 15 per round (60) and the two fresh hands before rounds 3 and 4 (20) = 100.
+    """
+    if mode == "coop":
+        return players * HAND_SIZE + PUBLIC_FROM_SUPPLY * COOP_ROUNDS + HAND_SIZE * (COOP_ROUNDS - players)
+    return players * HAND_SIZE + PUBLIC_FROM_SUPPLY * players
+
+
+def riddler_of(state: State, round_index: int) -> int:
+    return (state["first_riddler"] + round_index) % state["players"]
+
+
+def roles_for(state: State, round_index: int) -> list[str]:
+    """Role by seat in that round: the Riddler, the next seat Disruptor (competitive), Solvers."""
+    n = state["players"]
+    riddler = riddler_of(state, round_index)
+    roles = ["solver"] * n
+    roles[riddler] = "riddler"
+    if state["mode"] == "competitive":
+        roles[(riddler + 1) % n] = "disruptor"
+    return roles
+
+
+def new_game(players: int, mode: str, deck: list[str], shuffle: bool, first_riddler: int, rng: Rng) -> State:
+    if shuffle:
+        rng.shuffle(deck)
+    hands = [deck[i * HAND_SIZE : (i + 1) * HAND_SIZE] for i in range(players)]
+    state: State = {
+        "players": players,
+        "mode": mode,
+        "shuffle": shuffle,
+        "first_riddler": first_riddler,
+        "rounds_total": rounds_for(mode, players),
+        "rng": rng.state,
+        "supply": deck[players * HAND_SIZE :],
+        "discards": [],
+        "hands": hands,
+        "riddles": [None] * players,
+        "preparing": list(range(players)),
+        "phase": "prepare",
+        "round": 0,
+        "cur": None,
+        "scores": [0] * players,
+        "history": [],
+        "winners": None,
+    }
+    return state
+
+
+# --- queries ---------------------------------------------------------------------------
+
+
+def solvers(state: State) -> list[int]:
+    cur = state["cur"]
+    return [] if cur is None else list(cur["solvers"])
+
+
+def active_solvers(state: State) -> list[int]:
+    """Solvers with chances left."""
+    cur = state["cur"]
+    return [s for s in cur["solvers"] if cur["chances"][s] > 0]
+
+
+def to_act(state: State) -> set[int]:
+    phase = state["phase"]
+    if phase == "prepare":
+        return set(state["preparing"])
+    cur = state["cur"]
+    if phase == "reveal":
+        return {cur["disruptor"]}
+    if phase == "order":
+        return {cur["riddler"]}
+    if phase == "guess":
+        return {s for s in active_solvers(state) if s not in cur["passed"]}
+    return set()
+
+
+def may_pass(state: State) -> bool:
+    return len(state["cur"]["revealed"]) < HINTS
+
+
+# --- transitions -----------------------------------------------------------------------
+
+
+def prepare(state: State, seat: int, answer: str, hints: list[str]) -> None:
+    hand = state["hands"][seat]
+    check(answer in hand, "not_in_hand", f"{answer!r} is not one of your cards.")
+    for h in hints:
+        check(h in hand, "not_in_hand", f"{h!r} is not one of your cards.")
+    check(len(set(hints)) == HINTS, "bad_riddle", "The 5 hints must be 5 different cards.")
+    check(answer not in hints, "bad_riddle", "The answer can't also be a hint.")
+    state["riddles"][seat] = {"answer": answer, "hints": list(hints)}
+    used = {answer, *hints}
+    state["discards"].extend(c for c in hand if c not in used)
+    state["hands"][seat] = []
+    state["preparing"].remove(seat)
+    if not state["preparing"]:
+        start_round(state)
+
+
+def start_round(state: State) -> None:
+    """Lay out the public area and move to the first reveal (or a co-op re-prepare first)."""
+    r = state["round"]
+    riddler = riddler_of(state, r)
+    if state["riddles"][riddler] is None:
+        # Co-op: this player is about to be Riddler a second time: 10 fresh cards first.
+        state["hands"][riddler] = state["supply"][:HAND_SIZE]
+        state["supply"] = state["supply"][HAND_SIZE:]
+        state["preparing"] = [riddler]
+        state["phase"] = "prepare"
+        state["cur"] = None
+        return
+    riddle = state["riddles"][riddler]
+    state["riddles"][riddler] = None
+    roles = roles_for(state, r)
+    public = [*state["supply"][:PUBLIC_FROM_SUPPLY], riddle["answer"]]
+    state["supply"] = state["supply"][PUBLIC_FROM_SUPPLY:]
+    rng = Rng(state["rng"])
+    if state["shuffle"]:
+        rng.shuffle(public)
+    state["rng"] = rng.state
+    chances = COOP_CHANCES if state["mode"] == "coop" else CHANCES[state["players"]]
+    solver_seats = [s for s in range(state["players"]) if roles[s] == "solver"]
+    state["cur"] = {
+        "riddler": riddler,
+        "disruptor": roles.index("disruptor") if "disruptor" in roles else None,
+        "solvers": solver_seats,
+        "answer": riddle["answer"],
+        "hints": riddle["hints"],
+        "revealed": [],
+        "public": public,
+        "wrong": [],
+        "chances": [chances if s in solver_seats else 0 for s in range(state["players"])],
+        "passed": [],
+        "guesses": [],
+        "disruptor_points": 0,
+    }
+    next_hint(state)
+
+
+def next_hint(state: State) -> None:
+    """Passes are cleared and the next hint comes: the Disruptor's choice, or random in co-op."""
+    cur = state["cur"]
+    cur["passed"] = []
+    if state["mode"] == "coop":
+        rng = Rng(state["rng"])
+        hidden = [h for h in cur["hints"] if h not in cur["revealed"]]
+        choice = rng.choice(hidden)
+        state["rng"] = rng.state
+        reveal(state, choice)
+    else:
+        state["phase"] = "reveal"
+
+
+def reveal(state: State, hint: str) -> None:
+    cur = state["cur"]
+    check(hint in cur["hints"], "not_a_hint", f"{hint!r} is not one of this riddle's hints.")
+    check(hint not in cur["revealed"], "already_revealed", f"{hint!r} is already revealed.")
+    cur["revealed"].append(hint)  # new hints go last; the Riddler may then reorder
+    state["phase"] = "order" if len(cur["revealed"]) >= 2 else "guess"
+
+
+def order(state: State, hints: list[str]) -> None:
+    cur = state["cur"]
+    check(
+        len(hints) == len(cur["revealed"]) and sorted(hints) == sorted(cur["revealed"]),
+        "bad_order",
+        "The order must list every revealed hint exactly once.",
+    )
+    cur["revealed"] = list(hints)
+    state["phase"] = "guess"
+
+
+def guess(state: State, seat: int, card: str) -> None:
+    cur = state["cur"]
+    check(card in cur["public"], "not_public", f"{card!r} is not a card in the public area.")
+    check(card not in cur["wrong"], "already_wrong", f"{card!r} was already guessed wrong.")
+    if card == cur["answer"]:
+        cur["guesses"].append({"seat": seat, "card": card, "correct": True})
+        points = 2 + HINTS - len(cur["revealed"])
+        state["scores"][cur["riddler"]] += points
+        state["scores"][seat] += points
+        end_round(state, solver=seat, points=points)
+        return
+    cur["guesses"].append({"seat": seat, "card": card, "correct": False})
+    cur["wrong"].append(card)
+    cur["chances"][seat] -= 1
+    if cur["disruptor"] is not None:
+        state["scores"][cur["disruptor"]] += 1
+        cur["disruptor_points"] += 1
+    settle(state)
+
+
+def pass_(state: State, seat: int) -> None:
+    check(may_pass(state), "no_pass", "All 5 hints are out: you can't pass, you must guess.")
+    state["cur"]["passed"].append(seat)
+    settle(state)
+
+
+def settle(state: State) -> None:
+    """After a guess or pass: end unsolved, bring the next hint, or keep racing."""
+    cur = state["cur"]
+    active = active_solvers(state)
+    if not active:
+        end_round(state, solver=None, points=0)
+    elif all(s in cur["passed"] for s in active):
+        next_hint(state)
+
+
+def timeout(state: State) -> None:
+    """The system's move when a phase's time runs out (preparation is done by the engine)."""
+    phase = state["phase"]
+    cur = state["cur"]
+    if phase == "reveal":
+        rng = Rng(state["rng"])
+        hidden = [h for h in cur["hints"] if h not in cur["revealed"]]
+        choice = rng.choice(hidden)
+        state["rng"] = rng.state
+        reveal(state, choice)
+    elif phase == "order":
+        order(state, list(cur["revealed"]))
+    elif phase == "guess":
+        if not may_pass(state):
+            end_round(state, solver=None, points=0)
+        else:
+            waiting = sorted(to_act(state))
+            cur["passed"].extend(waiting)
+            settle(state)
+    else:  # pragma: no cover - prepare is handled by the engine, over refuses earlier
+        raise IllegalAction("wrong_phase", "Nothing to time out now.")
+
+
+def end_round(state: State, solver: int | None, points: int) -> None:
+    cur = state["cur"]
+    n = state["players"]
+    gained = [0] * n
+    if solver is not None:
+        gained[cur["riddler"]] += points
+        gained[solver] += points
+    if cur["disruptor"] is not None:
+        gained[cur["disruptor"]] += cur["disruptor_points"]
+    state["history"].append(
+        {
+            "round": state["round"] + 1,
+            "riddler": cur["riddler"],
+            "disruptor": cur["disruptor"],
+            "answer": cur["answer"],
+            "hints": list(cur["hints"]),
+            "revealed": list(cur["revealed"]),
+            "public": list(cur["public"]),
+            "wrong": list(cur["wrong"]),
+            "guesses": copy.deepcopy(cur["guesses"]),
+            "solved_by": solver,
+            "points": gained,
+        }
+    )
+    state["discards"].extend(cur["public"])
+    state["discards"].extend(cur["hints"])
+    state["cur"] = None
+    state["round"] += 1
+    if state["round"] >= state["rounds_total"]:
+        finish(state)
+    else:
+        start_round(state)
+
+
+def finish(state: State) -> None:
+    state["phase"] = "over"
+    if state["mode"] == "coop":
+        state["winners"] = list(range(state["players"])) if sum(state["scores"]) > COOP_TARGET else []
+    else:
+        state["winners"] = winners_by_max(state["scores"])
