@@ -8,6 +8,7 @@ import concurrent.futures
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -37,6 +38,26 @@ def db_upgrade(url: str | None = None) -> None:
         pool.submit(command.upgrade, cfg, "head").result()
 
 
+def dev_admin_token(settings: Any) -> str:
+    """Development's admin token: generated once, kept in ``admin_token`` (mode 0600) beside
+    the SQLite database (or in ./var), and reused on later runs."""
+    import secrets
+
+    db_path = settings.sqlite_path()
+    path = (db_path.parent if db_path is not None else Path("var")) / "admin_token"
+    if path.exists():
+        token = path.read_text().strip()
+        if len(token) >= 16:
+            return str(token)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    token = secrets.token_urlsafe(24)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as f:
+        f.write(token + "\n")
+    os.chmod(path, 0o600)
+    return token
+
+
 def serve(host: str | None, port: int | None, database_url: str | None, migrate: bool) -> None:
     import uvicorn
 
@@ -48,9 +69,7 @@ def serve(host: str | None, port: int | None, database_url: str | None, migrate:
     if migrate:
         db_upgrade(settings.database_url)
     if settings.env != "production" and not settings.admin_token:
-        import secrets
-
-        token = secrets.token_urlsafe(24)
+        token = dev_admin_token(settings)
         os.environ["GENIUSNIGHT_ADMIN_TOKEN"] = token
         print(
             f"Admin console: http://{host or settings.host}:{port or settings.port}/admin  token: {token}",
@@ -78,7 +97,13 @@ def main(argv: list[str] | None = None) -> int:
     p_db = sub.add_parser("db", help="database tasks")
     p_db.add_argument("action", choices=["upgrade"])
     p_db.add_argument("--database-url")
+    p_replay = sub.add_parser("replay", help="replay an admin JSON export through its engine")
+    p_replay.add_argument("file", type=Path)
     args = parser.parse_args(argv)
+    if args.command == "replay":
+        from .server.replay import replay_file
+
+        return replay_file(args.file)
     if args.command == "serve":
         serve(args.host, args.port, args.database_url, not args.no_migrate)
     elif args.command == "db":

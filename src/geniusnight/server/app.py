@@ -108,11 +108,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def _api_error(_request: Request, exc: ApiError) -> JSONResponse:
         return JSONResponse({"code": exc.code, "message": exc.message}, status_code=exc.status)
 
-    from . import admin, api, pages, ws
+    from . import admin, api, pages, replay, ws
 
     app.include_router(api.router)
     app.include_router(ws.router)
     app.include_router(admin.router)
+    app.include_router(replay.router_all)
     app.include_router(pages.router)
     static = StaticFiles(directory=STATIC_DIR)
     static.all_directories.extend(Path(d) for d in settings.extra_static)

@@ -1,0 +1,228 @@
+// A reusable move-by-move replay player.
+//
+// createReplayPlayer(root, {apiBase}) reads `${apiBase}/log` and `${apiBase}/state?seq=k`
+// (the admin API or a finished game's player API; both answer the same shapes) and draws
+// the game with its own board module (/static/games/<engine>.js, ctx.mode "replay", send
+// null). "View as" picks a seat's view, the spectator's, or the full raw state. Without a
+// board module (or if it fails) the views are shown as readable JSON. Text only, never HTML.
+
+import { api, el } from "./api.js";
+
+const PLAY_MS = 900;
+
+async function loadBoard(engine) {
+  const css = `/static/games/${engine}.css`;
+  try {
+    const mod = await import(`/static/games/${engine}.js`);
+    if (typeof mod.createGameView !== "function") throw new Error("no createGameView");
+    if (!document.querySelector(`link[href="${css}"]`)) {
+      document.head.append(el("link", { rel: "stylesheet", href: css }));
+    }
+    return mod;
+  } catch (err) {
+    console.info(`no board module for ${engine}:`, err);
+    return null;
+  }
+}
+
+function rawView(root, note) {
+  const pre = el("pre", { class: "raw-view", dataset: { testid: "replay-raw" } });
+  if (note) root.append(el("p", { class: "muted", dataset: { testid: "replay-fallback" } }, note));
+  root.append(pre);
+  return {
+    update(value) { pre.textContent = JSON.stringify(value, null, 2); },
+    destroy() { root.replaceChildren(); },
+  };
+}
+
+function describeMove(move) {
+  if (!move) return "Start of the game (no moves yet).";
+  const who = move.seat === null ? "the system" : `${move.player} (seat ${move.seat})`;
+  return `#${move.seq} · ${who}: ${JSON.stringify(move.action)}`;
+}
+
+export async function createReplayPlayer(root, { apiBase, initialSeq = null, onSeq = null }) {
+  root.replaceChildren(el("p", { class: "muted" }, "Loading the replay…"));
+  const log = await api("GET", `${apiBase}/log`);
+  const game = log.game;
+  const last = game.last_seq;
+  const games = await api("GET", "/api/games").catch(() => []);
+  const info = games.find((g) => g.id === game.engine) || null;
+  const board = await loadBoard(game.engine);
+  const states = new Map();
+  let seq = initialSeq === null ? 0 : Math.max(0, Math.min(last, initialSeq));
+  let viewAs = "spectator";
+  let view = null;
+  let timer = null;
+  let token = 0;
+
+  const button = (label, testid, title, onclick) =>
+    el("button", { type: "button", title, "aria-label": title, dataset: { testid }, onclick }, label);
+  const first = button("⏮", "replay-first", "First move", () => go(0));
+  const prev = button("◀", "replay-prev", "Step back", () => go(seq - 1));
+  const play = button("▶ Play", "replay-play", "Play / pause", () => (timer ? pause() : start()));
+  const next = button("▶", "replay-next", "Step forward", () => go(seq + 1));
+  const end = button("⏭", "replay-last", "Last move", () => go(last));
+  const slider = el("input", {
+    type: "range", min: 0, max: last, value: seq, "aria-label": "Move", dataset: { testid: "replay-slider" },
+  });
+  slider.addEventListener("input", () => go(Number(slider.value)));
+  const jump = el("input", {
+    type: "number", min: 0, max: last, value: seq, inputmode: "numeric", "aria-label": "Jump to seq",
+    class: "replay-jump", dataset: { testid: "replay-jump" },
+  });
+  jump.addEventListener("change", () => go(Number(jump.value)));
+  const seqLabel = el("span", { class: "replay-seq", dataset: { testid: "replay-seq" } });
+  const select = el("select", { "aria-label": "View as", dataset: { testid: "replay-view-as" } });
+  for (const s of game.seats) {
+    select.append(el("option", { value: `seat:${s.seat}` }, `Seat ${s.seat}: ${s.name}${s.bot ? " (bot)" : ""}`));
+  }
+  select.append(el("option", { value: "spectator" }, "Spectator"));
+  select.append(el("option", { value: "full" }, "Full state (everything)"));
+  select.value = viewAs;
+  select.addEventListener("change", () => { viewAs = select.value; remount(); render(); });
+  const moveLine = el("p", { class: "replay-move", dataset: { testid: "replay-move" } });
+  const status = el("p", { class: "muted replay-status", dataset: { testid: "replay-status" } });
+  const stage = el("div", { class: "replay-stage", dataset: { testid: "replay-board" } });
+  const controls = el("div", { class: "replay-controls" }, first, prev, play, next, end, seqLabel);
+  const options = el("div", { class: "replay-controls" },
+    el("label", {}, "Jump to ", jump), el("label", {}, "View as ", select));
+  root.replaceChildren(
+    el("h2", {}, `Replay · ${info ? info.title : game.engine}`),
+    controls, slider, options, moveLine, status, stage,
+  );
+  root.tabIndex = -1;
+  root.addEventListener("keydown", (e) => {
+    if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;
+    if (e.key === "ArrowLeft") { e.preventDefault(); go(seq - 1); }
+    if (e.key === "ArrowRight") { e.preventDefault(); go(seq + 1); }
+    if (e.key === " ") { e.preventDefault(); timer ? pause() : start(); }
+  });
+
+  function remount() {
+    if (view) view.destroy();
+    stage.replaceChildren();
+    if (viewAs === "full") {
+      view = rawView(stage, "Showing everything, hidden parts included (the engine's full state).");
+      return;
+    }
+    const seat = viewAs.startsWith("seat:") ? Number(viewAs.slice(5)) : null;
+    if (!board) {
+      view = rawView(stage, "This game's board is not available here; showing the raw view.");
+      return;
+    }
+    const ctx = {
+      seat,
+      players: game.seats.map((s) => ({ seat: s.seat, name: s.name, bot: s.bot })),
+      info,
+      mode: "replay",
+      send: null,
+    };
+    const host = el("div", { class: "replay-board-host" });
+    stage.append(host);
+    try {
+      view = board.createGameView(host, ctx);
+    } catch (err) {
+      console.error(err);
+      stage.replaceChildren();
+      view = rawView(stage, "This game's board could not draw the replay; showing the raw view.");
+    }
+  }
+
+  async function fetchState(k) {
+    if (!states.has(k)) states.set(k, api("GET", `${apiBase}/state?seq=${k}`));
+    try {
+      return await states.get(k);
+    } catch (err) {
+      states.delete(k);
+      throw err;
+    }
+  }
+
+  async function render() {
+    const mine = ++token;
+    seqLabel.textContent = `seq ${seq} / ${last}`;
+    root.dataset.seq = String(seq);
+    slider.value = String(seq);
+    jump.value = String(seq);
+    prev.disabled = first.disabled = seq <= 0;
+    next.disabled = end.disabled = seq >= last;
+    let data;
+    try {
+      data = await fetchState(seq);
+    } catch (err) {
+      status.textContent = `Could not load seq ${seq}: ${err.message}`;
+      return;
+    }
+    if (mine !== token) return; // a newer step won the race
+    moveLine.textContent = describeMove(data.move);
+    const result = data.outcome ? ` · result ${JSON.stringify(data.outcome)}` : "";
+    status.textContent = `phase ${data.phase} · to act ${JSON.stringify(data.to_act)}${result}`;
+    let shown;
+    if (viewAs === "full") shown = data.state;
+    else if (viewAs === "spectator") shown = data.spectator;
+    else shown = data.views[Number(viewAs.slice(5))];
+    try {
+      view.update(shown, { seq, deadline: null });
+    } catch (err) {
+      console.error(err);
+      view.destroy();
+      view = rawView(stage, "This game's board could not draw this move; showing the raw view.");
+      view.update(shown, { seq, deadline: null });
+    }
+    if (onSeq) onSeq(seq);
+    // warm the next step so stepping forward feels instant
+    if (seq < last) fetchState(seq + 1).catch(() => {});
+  }
+
+  function go(k) {
+    const target = Math.max(0, Math.min(last, Number.isFinite(k) ? Math.trunc(k) : seq));
+    if (target === seq && view) return;
+    seq = target;
+    render();
+  }
+
+  function start() {
+    if (seq >= last) seq = 0;
+    play.textContent = "⏸ Pause";
+    render();
+    timer = setInterval(() => {
+      if (seq >= last) return pause();
+      go(seq + 1);
+    }, PLAY_MS);
+  }
+
+  function pause() {
+    clearInterval(timer);
+    timer = null;
+    play.textContent = "▶ Play";
+  }
+
+  remount();
+  render();
+  return {
+    go,
+    get seq() { return seq; },
+    setViewAs(value) { select.value = value; viewAs = value; remount(); render(); },
+    destroy() { pause(); if (view) view.destroy(); root.replaceChildren(); },
+  };
+}
+
+// The players' page /r/<room>/replay/<game>: the same player once the game is over.
+export async function mountPlayerReplay(container) {
+  const { roomId, gameId } = container.dataset;
+  const root = container.querySelector("#replay");
+  try {
+    await createReplayPlayer(root, { apiBase: `/api/rooms/${encodeURIComponent(roomId)}/games/${encodeURIComponent(gameId)}` });
+  } catch (err) {
+    const message = err.status === 409
+      ? "The replay opens once the game is over."
+      : err.status === 401
+        ? "Only the room's players can watch this replay: open it from the room you played in."
+        : `The replay could not load: ${err.message}`;
+    root.replaceChildren(el("p", { class: "error", dataset: { testid: "replay-error" } }, message));
+  }
+}
+
+const playerPage = document.getElementById("player-replay");
+if (playerPage) mountPlayerReplay(playerPage);
