@@ -4,25 +4,37 @@ After every committed move the driver looks at the new state: a bot seat that mu
 its move (after a short "thinking" delay so people can follow), and a phase with a time
 limit gets a timer that applies the engine's ``timeout`` action as the system. Deadlines are
 stored with the game, so a restarted server picks the clocks up where they were.
+
+With several processes (Redis), only the process that committed a move schedules the work
+it causes, and a claim in Redis (``SET NX EX``) makes sure each bot turn and each timeout
+runs once. If that process dies before the work is done, a periodic sweep in every process
+(every ``SWEEP_SECONDS``) finds games whose bot turn or clock is overdue and schedules them
+again; the claims keep that to one process, and even a job run twice is harmless because
+the same ``ref`` from the same seat is never applied twice.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import select
 
 from ..db import Game
 from ..engines import Rng
-from .games import GameService, LiveGame, derive_seed
+from .games import GameService, LiveGame, _aware, derive_seed
 from .realtime import Bus
 
 log = logging.getLogger(__name__)
 
 TIMEOUT_ACTION = {"type": "timeout"}
+SWEEP_SECONDS = 3.0
+# how long past its due time a bot turn or a clock may be before the sweep takes it over
+SWEEP_GRACE = 2.0
+# a claim outlives a normal job by far, and frees the work soon after its process died
+CLAIM_SECONDS = 5
 
 
 class Driver:
@@ -32,6 +44,8 @@ class Driver:
         self.bot_delay = bot_delay
         self._tasks: set[asyncio.Task[Any]] = set()
         self._timers: dict[int, datetime] = {}  # game id -> deadline a timer sleeps toward
+        self._swept: dict[int, int] = {}  # game id -> last seq the sweep found no bot to act at
+        self._sweeper: asyncio.Task[None] | None = None
 
     def _spawn(self, coro: Any) -> None:
         task = asyncio.create_task(coro)
@@ -56,7 +70,7 @@ class Driver:
         live = await self.games.get(game_id)
         if live.seq != seq or live.over:
             return  # a newer move scheduled its own turn
-        if not await self.bus.claim(f"bot:{game_id}:{seq}", 60):
+        if not await self.bus.claim(f"bot:{game_id}:{seq}", CLAIM_SECONDS):
             return
         to_act = live.engine.to_act(live.state)
         for seat, bot in sorted(live.bot_seats().items()):
@@ -97,7 +111,7 @@ class Driver:
             del self._timers[game_id]
         if live.over or live.deadline_at != deadline:
             return  # the phase ended in time, or its clock restarted
-        if not await self.bus.claim(f"timeout:{game_id}:{live.deadline_seq}", 60):
+        if not await self.bus.claim(f"timeout:{game_id}:{live.deadline_seq}", CLAIM_SECONDS):
             return
         outcome = await self.games.submit(game_id, None, dict(TIMEOUT_ACTION), ref=f"timeout-{live.deadline_seq}")
         if not outcome.ok:
@@ -115,8 +129,61 @@ class Driver:
                 log.exception("could not load game %s", game_id)
                 continue
             self.schedule(live)
+        if self.games.multi_process and self._sweeper is None:
+            self._sweeper = asyncio.create_task(self._sweep_forever())
+
+    async def _sweep_forever(self) -> None:
+        while True:
+            await asyncio.sleep(SWEEP_SECONDS)
+            try:
+                await self.sweep()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("sweep failed")
+
+    async def sweep(self) -> None:
+        """Re-schedule running games whose bot turn or clock is overdue (their process died)."""
+        now = datetime.now(UTC)
+        bot_due = timedelta(seconds=self.bot_delay + SWEEP_GRACE)
+        async with self.games.db.sessions() as s:
+            rows = (
+                await s.execute(
+                    select(
+                        Game.id, Game.last_seq, Game.seats, Game.deadline_at, Game.last_move_at, Game.started_at
+                    ).where(Game.finished_at.is_(None))
+                )
+            ).all()
+        for game_id, last_seq, seats, deadline_at, last_move_at, started_at in rows:
+            deadline_at = _aware(deadline_at)
+            overdue_clock = deadline_at is not None and now - deadline_at > timedelta(seconds=SWEEP_GRACE)
+            quiet_since = _aware(last_move_at) or _aware(started_at)
+            has_bots = any(isinstance(seat, dict) and seat.get("bot") for seat in seats or ())
+            overdue_bot = (
+                has_bots
+                and quiet_since is not None
+                and now - quiet_since > bot_due
+                and self._swept.get(game_id) != last_seq
+            )
+            if not (overdue_clock or overdue_bot):
+                continue
+            try:
+                live = await self.games.catch_up(game_id)
+            except Exception:
+                log.exception("sweep could not load game %s", game_id)
+                continue
+            live.seats = list(seats or live.seats)  # a kick may have turned a seat into a bot
+            if live.over:
+                continue
+            bot_to_act = any(seat in live.engine.to_act(live.state) for seat in live.bot_seats())
+            if not bot_to_act:
+                self._swept[game_id] = live.seq
+            self.schedule(live)
 
     async def stop(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            await asyncio.gather(self._sweeper, return_exceptions=True)
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)

@@ -24,7 +24,9 @@ from .games import GameService, LiveGame
 
 log = logging.getLogger(__name__)
 
-CHANNEL = "geniusnight:events"
+CHANNEL = "geniusnight:events"  # with Redis, suffixed by the database index (see RedisBus)
+PRESENCE_TTL = 30.0  # seconds a process's presence entries live without a refresh
+PRESENCE_REFRESH = 10.0
 
 
 class TokenBucket:
@@ -106,6 +108,8 @@ class Hub:
     def __init__(self, games: GameService) -> None:
         self.games = games
         self.rooms: dict[str, set[Connection]] = {}
+        # members online through other processes, by room (kept by RedisBus)
+        self.remote_online: dict[str, set[int]] = {}
         # builds the public room snapshot for ``room`` frames (set by the app)
         self.room_snapshot: Callable[[str], Awaitable[dict[str, Any] | None]] | None = None
 
@@ -119,8 +123,12 @@ class Hub:
             if not conns:
                 del self.rooms[conn.room_id]
 
-    def online_members(self, room_id: str) -> set[int]:
+    def local_members(self, room_id: str) -> set[int]:
         return {c.member_id for c in self.rooms.get(room_id, ()) if c.member_id is not None}
+
+    def online_members(self, room_id: str) -> set[int]:
+        """Members connected here, plus those other processes last reported (Redis)."""
+        return self.local_members(room_id) | self.remote_online.get(room_id, set())
 
     def send_state(self, conn: Connection, live: LiveGame) -> None:
         conn.last_seq[live.id] = live.seq
@@ -191,31 +199,103 @@ class Bus:
 
 
 class RedisBus(Bus):
-    """Fan-out between processes over Redis pub/sub (at-most-once; gaps resync by seq)."""
+    """Fan-out between processes over Redis pub/sub (at-most-once; gaps resync by seq).
+
+    Pub/sub channels are global to a Redis server, not per database index, so the channel
+    name carries the index: processes share events exactly when they share a database index.
+    Claims and presence are ordinary keys in that database.
+
+    Presence: each process keeps a sorted set per room, ``presence:<room>``, whose members are
+    ``<origin>:<member id>`` scored by an expiry time; it writes its own entries whenever it
+    publishes a room change (a connect or a disconnect) and refreshes them every
+    ``PRESENCE_REFRESH`` seconds, so a killed process's members drop out after
+    ``PRESENCE_TTL`` seconds.
+    """
 
     def __init__(self, hub: Hub, url: str) -> None:
         super().__init__(hub)
         import redis.asyncio as redis
 
         self.redis = redis.from_url(url)
+        db = int(self.redis.connection_pool.connection_kwargs.get("db", 0) or 0)
+        self.channel = f"{CHANNEL}:{db}"
         self.origin = uuid.uuid4().hex
         self._task: asyncio.Task[None] | None = None
+        self._refresh_task: asyncio.Task[None] | None = None
+        self._written: dict[str, set[int]] = {}  # room -> member ids this process wrote
 
     async def publish(self, event: dict[str, Any]) -> None:
+        if event.get("kind") == "room":
+            await self._presence(event["room"])
         await self.hub.handle(event)
         try:
-            await self.redis.publish(CHANNEL, json.dumps({"origin": self.origin, **event}))
+            await self.redis.publish(self.channel, json.dumps({"origin": self.origin, **event}))
         except Exception:  # other processes resync from the database on the next event
             log.exception("redis publish failed")
 
     async def start(self) -> None:
         self._task = asyncio.create_task(self._listen())
+        self._refresh_task = asyncio.create_task(self._refresh())
+
+    # --- presence ----------------------------------------------------------------------
+
+    def _key(self, room_id: str) -> str:
+        return f"geniusnight:presence:{room_id}"
+
+    async def _presence(self, room_id: str) -> None:
+        """Write this process's members of ``room_id`` and read everyone else's."""
+        try:
+            key = self._key(room_id)
+            local = self.hub.local_members(room_id)
+            gone = self._written.get(room_id, set()) - local
+            now = time.time()
+            pipe = self.redis.pipeline(transaction=False)
+            if gone:
+                pipe.zrem(key, *(f"{self.origin}:{m}" for m in gone))
+            if local:
+                pipe.zadd(key, {f"{self.origin}:{m}": now + PRESENCE_TTL for m in local})
+                pipe.expire(key, int(PRESENCE_TTL * 2))
+            pipe.zrangebyscore(key, now, "+inf")
+            results = await pipe.execute()
+            if local:
+                self._written[room_id] = local
+            else:
+                self._written.pop(room_id, None)
+            self._remember(room_id, results[-1])
+        except Exception:
+            log.exception("redis presence failed for room %s", room_id)
+
+    async def _read_presence(self, room_id: str) -> None:
+        try:
+            self._remember(room_id, await self.redis.zrangebyscore(self._key(room_id), time.time(), "+inf"))
+        except Exception:
+            log.exception("redis presence read failed for room %s", room_id)
+
+    def _remember(self, room_id: str, entries: Any) -> None:
+        others: set[int] = set()
+        for raw in entries:
+            text = raw.decode() if isinstance(raw, bytes) else str(raw)
+            origin, _, member = text.rpartition(":")
+            if origin != self.origin and member.isdigit():
+                others.add(int(member))
+        if others:
+            self.hub.remote_online[room_id] = others
+        else:
+            self.hub.remote_online.pop(room_id, None)
+
+    async def _refresh(self) -> None:
+        while True:
+            await asyncio.sleep(PRESENCE_REFRESH)
+            for room_id in list(set(self.hub.rooms) | set(self._written)):
+                await self._presence(room_id)
+
+    # --- events ------------------------------------------------------------------------
 
     async def _listen(self) -> None:
         while True:
             try:
                 pubsub = self.redis.pubsub()
-                await pubsub.subscribe(CHANNEL)
+                await pubsub.subscribe(self.channel)
                 async for message in pubsub.listen():
                     if message.get("type") != "message":
                         continue
@@ -223,6 +303,8 @@ class RedisBus(Bus):
                     if event.pop("origin", None) == self.origin:
                         continue
                     try:
+                        if event.get("kind") == "room" and event.get("room") in self.hub.rooms:
+                            await self._read_presence(event["room"])
                         await self.hub.handle(event)
                     except Exception:
                         log.exception("could not deliver %r", event)
@@ -233,10 +315,16 @@ class RedisBus(Bus):
                 await asyncio.sleep(1)
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._task
+        for task in (self._task, self._refresh_task):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+        with contextlib.suppress(Exception):
+            pipe = self.redis.pipeline(transaction=False)
+            for room_id, members in self._written.items():
+                pipe.zrem(self._key(room_id), *(f"{self.origin}:{m}" for m in members))
+            await pipe.execute()
         with contextlib.suppress(Exception):
             await self.redis.aclose()
 

@@ -128,7 +128,9 @@ def _parse(text: str, max_bytes: int) -> tuple[dict[str, Any] | None, dict[str, 
 async def _send_current_state(services: Services, conn: Connection, game_id: int | None) -> None:
     if game_id is None:
         return
-    live = await services.games.get(game_id)
+    # with several processes this one's cache may lag behind the log: read the new moves first
+    games = services.games
+    live = await (games.catch_up(game_id) if games.multi_process else games.get(game_id))
     services.hub.send_state(conn, live)
 
 
