@@ -176,7 +176,6 @@ async def test_players_split_across_processes_play_a_whole_game_with_a_bot(
             seq = p0.state["seq"] + 1  # the bot's move, made by whichever process claimed it
         for p in (p0, p1):
             await p.wait_state(lambda v, p=p, seq=seq: p.state["seq"] >= seq)
-        await p0.wait_state(lambda v: v["over"] or v["to_act"][0] != seat or p0.state["seq"] >= seq)
     await p1.wait_state(lambda v: v["over"])
     state, moves = await cluster.replayed(game_id)
     assert TOY_ENGINE.outcome(state) is not None
@@ -255,3 +254,24 @@ async def test_killing_a_process_leaves_the_room_playable_through_the_other(
     assert TOY_ENGINE.outcome(state) is not None
     assert survivor.state["seq"] == len(moves)
     assert survivor.state["view"]["counter"] == state.counter
+
+
+async def test_a_phase_clock_runs_once_across_processes(cluster: Cluster, players: list[Player]) -> None:
+    room_id, host_token, invite = await make_room(cluster.a.base, options={"target": 99}, time_limits={"play": 5})
+    other = (await join(cluster.b.base, invite, "Bea"))["token"]
+    r = await host_post(cluster.b.base, room_id, host_token, "/start")
+    assert r.status_code == 200, r.text
+    started = asyncio.get_running_loop().time()
+    pa = await Player(cluster.a.ws_base, room_id, host_token).connect()
+    pb = await Player(cluster.b.ws_base, room_id, other).connect()
+    players += [pa, pb]
+    game_id = pa.state["game_id"]
+    await asyncio.sleep(10.8 - (asyncio.get_running_loop().time() - started))
+    # nobody moved: one timeout every 5 s (the shortest limit), each applied by one process
+    state, moves = await cluster.replayed(game_id)
+    assert len(moves) == 2, moves
+    assert all(m["seat"] is None and m["action"] == {"type": "timeout"} for m in moves)
+    assert state.counter == len(moves)  # each deadline's timeout was applied exactly once
+    for p in (pa, pb):
+        await p.wait_state(lambda v, p=p: p.state["seq"] >= len(moves))
+        assert p.state["view"]["counter"] >= len(moves)
