@@ -188,7 +188,7 @@ async def test_admin_room_detail_lists_this_process_connections(app: Any, client
 
     g = await two_players(app)
     hub = app.state.services.hub
-    conn = Connection(ws=None, room_id=g["room_id"], member_id=1, seat=0, name="Ada")  # type: ignore[arg-type]
+    conn = Connection(ws=None, room_id=g["room_id"], member_id=1, seat=0, name="Ada")
     hub.add(conn)
     try:
         d = (await client.get(f"/api/admin/rooms/{g['room_id']}", headers=bearer(ADMIN))).json()
@@ -203,7 +203,7 @@ async def test_admin_close_room_tells_players_and_keeps_the_log(app: Any, client
     g = await two_players(app)
     await move(app, g["game_id"], 0, {"type": "add", "n": 2})
     hub = app.state.services.hub
-    conn = Connection(ws=None, room_id=g["room_id"], member_id=2, seat=1, name="Grace")  # type: ignore[arg-type]
+    conn = Connection(ws=None, room_id=g["room_id"], member_id=2, seat=1, name="Grace")
     hub.add(conn)
     r = await client.post(
         f"/api/admin/rooms/{g['room_id']}/close", json={"message": "Closed for maintenance."}, headers=bearer(ADMIN)

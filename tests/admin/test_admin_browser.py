@@ -16,6 +16,7 @@ from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 import pytest
+
 from support import TESTS, ServerProcess
 from wsclient import Player, host_post, join, make_room
 
