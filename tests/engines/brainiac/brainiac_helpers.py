@@ -1,0 +1,58 @@
+"""Shared helpers for the Brainiac tests: small fixed decks and a round driver."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from geniusnight.engines.brainiac.engine import ENGINE as E
+
+B, I = "brainiac", "idiot"
+
+
+def make_cards(count: int, tag: str = "") -> list[list[dict[str, Any]]]:
+    """``count`` cards; card c question j asks "Card c question j?" and accepts "ans c j"."""
+    return [
+        [{"q": f"{tag}Card {c} question {j}?", "a": [f"{tag}ans c{c} q{j}"]} for j in range(4)] for c in range(count)
+    ]
+
+
+def right(state: dict[str, Any]) -> str:
+    """An accepted answer of the question being asked."""
+    return E.accepted(state)[0]
+
+
+def new(players: int = 4, whoami: list[str] | None = None, **options: Any) -> dict[str, Any]:
+    """A game with a fixed deal (shuffle false), custom cards, past the trade phase."""
+    opts: dict[str, Any] = {"shuffle": False, "cards": make_cards(2 * players + 2)}
+    if whoami is not None:
+        opts["whoami"] = whoami
+    opts.update(options)
+    s = E.setup(players, opts, seed=1)
+    for seat in range(players):
+        s = E.apply(s, seat, {"type": "keep"})
+    return s
+
+
+def play_round(
+    s: dict[str, Any],
+    correct: set[int] | frozenset[int] = frozenset(),
+    accuse: dict[int, int | None] | None = None,
+    overrides: dict[str, bool] | None = None,
+    index: int | None = None,
+) -> dict[str, Any]:
+    """Ask (the first unasked question unless ``index``), answer (seats in ``correct``
+    right, others "wrong"), judge with ``overrides`` and accuse as ``accuse`` says."""
+    g = s["genius"]
+    if index is None:
+        s = E.apply(s, None, {"type": "timeout"})
+    else:
+        s = E.apply(s, g, {"type": "ask", "index": index})
+    for p in range(s["players"]):
+        if p != g:
+            s = E.apply(s, p, {"type": "answer", "text": right(s) if p in correct else "wrong"})
+    s = E.apply(s, g, {"type": "judge", "overrides": overrides or {}})
+    accuse = accuse or {}
+    while s["phase"] == "accuse":
+        who = s["accuse_order"][s["accuse_pos"]]
+        s = E.apply(s, who, {"type": "accuse", "target": accuse.get(who)})
+    return s
