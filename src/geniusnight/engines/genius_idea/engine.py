@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
 from itertools import combinations, permutations
 from typing import Any
 
 from ..base import BotSpec, GameInfo, IllegalAction, OptionSpec, Rng, check, option_bool, option_seat, require_type
 from . import bots, rules
-from .rules import HINTS, State
+from .rules import HINTS, State, jcopy
 from .similarity import builtin_words
 
 OPTION_NAMES = ("mode", "words", "shuffle", "first_riddler")
@@ -207,7 +206,7 @@ class GeniusIdeaEngine:
         else:
             check(_is_int(seat) and 0 <= seat < state["players"], "not_your_turn", f"There is no seat {seat!r}.")
             check(kind != "timeout", "system_only", "Only the system can time out a phase.")
-        new = copy.deepcopy(state)
+        new = jcopy(state)
         if kind == "timeout":
             self._timeout(new)
             return new
@@ -270,7 +269,7 @@ class GeniusIdeaEngine:
             "riddler": rules.riddler_of(state, round_index),
             "disruptor": roles.index("disruptor") if "disruptor" in roles else None,
             "supply_count": len(state["supply"]),
-            "history": copy.deepcopy(state["history"]),
+            "history": jcopy(state["history"]),
         }
         if phase == "prepare":
             v["preparing"] = sorted(state["preparing"])
@@ -279,7 +278,7 @@ class GeniusIdeaEngine:
                 v["hand"] = list(state["hands"][seat])
         if seat is not None and _is_int(seat) and 0 <= seat < n and state["riddles"][seat] is not None:
             # Your own riddle for a later round: you made it, so you may see it.
-            v["my_riddle"] = copy.deepcopy(state["riddles"][seat])
+            v["my_riddle"] = jcopy(state["riddles"][seat])
         if cur is not None:
             v["public"] = list(cur["public"])
             v["revealed"] = list(cur["revealed"])
@@ -287,7 +286,7 @@ class GeniusIdeaEngine:
             v["wrong"] = list(cur["wrong"])
             v["chances"] = [cur["chances"][s] if s in cur["solvers"] else None for s in range(n)]
             v["passed"] = sorted(cur["passed"])
-            v["guesses"] = copy.deepcopy(cur["guesses"])
+            v["guesses"] = jcopy(cur["guesses"])
             v["may_pass"] = rules.may_pass(state)
             v["points_if_solved"] = 2 + HINTS - len(cur["revealed"])
             if seat is not None and seat == cur["riddler"]:
@@ -307,12 +306,15 @@ class GeniusIdeaEngine:
     # --- persistence ----------------------------------------------------------------------
 
     def dump(self, state: State) -> dict[str, Any]:
-        return copy.deepcopy(state)
+        return jcopy(state)
 
     def load(self, data: Mapping[str, Any]) -> State:
         if not isinstance(data, Mapping) or set(data) != STATE_KEYS:
             raise IllegalAction("bad_state", "That is not a Genius Idea state.")
-        return copy.deepcopy(dict(data))
+        try:
+            return jcopy(dict(data))
+        except (ValueError, TypeError):  # marshal refuses anything that is not plain data
+            raise IllegalAction("bad_state", "That is not a Genius Idea state.") from None
 
 
 ENGINE = GeniusIdeaEngine()

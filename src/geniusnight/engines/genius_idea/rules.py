@@ -16,12 +16,19 @@ on a deep copy (the given state is never changed). Keys:
 
 from __future__ import annotations
 
-import copy
+import marshal
 from typing import Any
 
 from ..base import IllegalAction, Rng, check, winners_by_max
 
 State = dict[str, Any]
+
+
+def jcopy(value: Any) -> Any:
+    """A deep copy of plain JSON data (dicts, lists, str, int, bool, None); far faster than
+    ``copy.deepcopy``, which matters because every ``apply`` copies the whole state."""
+    return marshal.loads(marshal.dumps(value))
+
 
 HAND_SIZE = 10
 HINTS = 5
@@ -290,7 +297,7 @@ def end_round(state: State, solver: int | None, points: int) -> None:
             "revealed": list(cur["revealed"]),
             "public": list(cur["public"]),
             "wrong": list(cur["wrong"]),
-            "guesses": copy.deepcopy(cur["guesses"]),
+            "guesses": jcopy(cur["guesses"]),
             "solved_by": solver,
             "points": gained,
         }

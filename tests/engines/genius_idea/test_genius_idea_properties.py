@@ -1,0 +1,189 @@
+"""Property tests: many random Genius Idea games in both modes, played to the end.
+
+At every step: scores only rise, and only as the rules say; chances never go negative; every
+card is in exactly one place; no seat but the Riddler and Disruptor sees an unrevealed hint and
+no one but the Riddler can tell the answer (its word appears once, in the public area, in every
+other seat's view); junk actions raise IllegalAction and change nothing. At the end: replaying
+the actions gives the same dump, and dump/load round-trips through JSON.
+
+``GENIUS_IDEA_PROPERTY_EXAMPLES`` raises the number of games (default keeps the module fast).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from geniusnight.engines import IllegalAction, Rng
+from geniusnight.engines.genius_idea import ENGINE as E
+
+EXAMPLES = int(os.environ.get("GENIUS_IDEA_PROPERTY_EXAMPLES", "60"))
+SETTINGS = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=6),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
+    max_leaves=8,
+)
+TYPES = ["prepare", "reveal", "order", "guess", "pass", "timeout", "nope", ""]
+structured_junk = st.fixed_dictionaries(
+    {"type": st.sampled_from(TYPES)},
+    optional={"answer": json_values, "hints": json_values, "hint": json_values, "card": json_values},
+)
+junk_actions = json_values | structured_junk
+junk_seats = st.sampled_from([None, -1, 0, 1, 2, 5, 99, True, "0", 1.5])
+
+
+def snapshot(state: Any) -> str:
+    return json.dumps(E.dump(state), sort_keys=True)
+
+
+def all_cards(state: Any) -> list[str]:
+    cards = list(state["supply"]) + list(state["discards"])
+    for hand in state["hands"]:
+        cards += hand
+    for riddle in state["riddles"]:
+        if riddle is not None:
+            cards += [riddle["answer"], *riddle["hints"]]
+    cur = state["cur"]
+    if cur is not None:
+        cards += cur["public"] + cur["hints"]
+    return cards
+
+
+def check_views(state: Any, deck_size: int) -> None:
+    cards = all_cards(state)
+    assert len(cards) == len(set(cards)) == deck_size, "a card is missing or in two places"
+    cur = state["cur"]
+    for seat in [None, *range(state["players"])]:
+        view = E.view(state, seat)
+        text = json.dumps(view)
+        assert view["to_act"] == sorted(E.to_act(state))
+        assert "rng" not in view and str(state["rng"]) not in text
+        if cur is None:
+            continue
+        assert all(x is None or x >= 0 for x in view["chances"])
+        privileged = seat is not None and seat in (cur["riddler"], cur["disruptor"])
+        if not privileged:
+            for hint in cur["hints"]:
+                if hint not in cur["revealed"]:
+                    assert f'"{hint}"' not in text, f"seat {seat} sees unrevealed hint {hint}"
+        if seat != cur["riddler"]:
+            assert "answer" not in view
+            assert text.count(f'"{cur["answer"]}"') == 1, f"seat {seat} can tell the answer"
+
+
+def expected_gain(before: Any, seat: int | None, action: dict[str, Any]) -> list[int]:
+    """The score changes the rules allow for this move: only guesses score."""
+    gain = [0] * before["players"]
+    cur = before["cur"]
+    if action.get("type") == "guess" and cur is not None and seat is not None:
+        if action["card"] == cur["answer"]:
+            points = 2 + 5 - len(cur["revealed"])
+            gain[cur["riddler"]] += points
+            gain[seat] += points
+        elif cur["disruptor"] is not None:
+            gain[cur["disruptor"]] += 1  # a wrong guess pays the Disruptor at once
+    return gain
+
+
+def play(players: int, seed: int, mode_bots: list[str], junk: list[tuple[Any, Any]]) -> None:
+    options = E.validate_options(players, {})
+    state = E.setup(players, options, seed)
+    deck_size = len(all_cards(state))
+    rng = Rng.from_seed(seed)
+    history: list[tuple[int | None, dict[str, Any]]] = []
+    junk_iter = iter(junk)
+    for step in range(2000):
+        check_views(state, deck_size)
+        if E.outcome(state) is not None:
+            break
+        # junk first: it must be refused (or, if it happens to be legal, leave the input alone)
+        item = next(junk_iter, None)
+        if item is not None:
+            before = snapshot(state)
+            try:
+                E.apply(state, item[0], item[1])
+            except IllegalAction as err:
+                assert err.code
+            assert snapshot(state) == before
+        seats = sorted(E.to_act(state))
+        if rng.randbelow(12) == 0 or not seats:
+            seat, action = None, {"type": "timeout"}
+        else:
+            seat = rng.choice(seats)
+            bot = mode_bots[seat % len(mode_bots)]
+            action = E.bot_action(state, seat, bot, seed * 7919 + step)
+            assert action is not None
+            if action["type"] != "prepare":  # (hints may come in any order)
+                assert action in E.legal_actions(state, seat)
+        new = E.apply(state, seat, action)
+        gain = [a - b for a, b in zip(new["scores"], state["scores"], strict=True)]
+        assert all(g >= 0 for g in gain), "a score went down"
+        assert gain == expected_gain(state, seat, action), f"unexpected score change {gain} for {action}"
+        history.append((seat, action))
+        state = new
+    outcome = E.outcome(state)
+    assert outcome is not None, "the game did not end"
+    expected_rounds = 4 if players == 2 else players
+    assert len(state["history"]) == expected_rounds
+    if players == 2:
+        assert outcome["winners"] == ([0, 1] if sum(outcome["scores"]) > 15 else [])
+    else:
+        top = max(outcome["scores"])
+        assert outcome["winners"] == [s for s, v in enumerate(outcome["scores"]) if v == top]
+    replay = E.setup(players, options, seed)
+    for seat, action in history:
+        replay = E.apply(replay, seat, action)
+    assert snapshot(replay) == snapshot(state)
+    loaded = E.load(json.loads(json.dumps(E.dump(state))))
+    assert snapshot(loaded) == snapshot(state) and E.view(loaded, 0) == E.view(state, 0)
+
+
+bots = st.lists(st.sampled_from(["random", "smart"]), min_size=1, max_size=3)
+junk_lists = st.lists(st.tuples(junk_seats, junk_actions), max_size=6)
+
+
+@SETTINGS
+@given(seed=st.integers(0, 2**40), bots=bots, junk=junk_lists)
+def test_random_coop_games_keep_every_invariant(seed: int, bots: list[str], junk: list[tuple[Any, Any]]) -> None:
+    play(2, seed, bots, junk)
+
+
+@SETTINGS
+@given(seed=st.integers(0, 2**40), players=st.integers(3, 6), bots=bots, junk=junk_lists)
+def test_random_competitive_games_keep_every_invariant(
+    seed: int, players: int, bots: list[str], junk: list[tuple[Any, Any]]
+) -> None:
+    play(players, seed, bots, junk)
+
+
+@settings(max_examples=EXAMPLES * 4, deadline=None)
+@given(seat=junk_seats, action=junk_actions, phase_steps=st.integers(0, 12), seed=st.integers(0, 1000))
+def test_junk_actions_raise_illegal_action_and_change_nothing(
+    seat: Any, action: Any, phase_steps: int, seed: int
+) -> None:
+    state = E.setup(4, {}, seed)
+    for _ in range(phase_steps):  # walk into a later phase with timeouts
+        if E.outcome(state) is not None:
+            break
+        state = E.apply(state, None, {"type": "timeout"})
+    before = snapshot(state)
+    try:
+        E.apply(state, seat, action)
+    except IllegalAction as err:
+        assert err.code and str(err)
+    assert snapshot(state) == before
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(data=json_values)
+def test_load_refuses_what_is_not_a_state(data: Any) -> None:
+    try:
+        E.load(data)
+    except IllegalAction as err:
+        assert err.code == "bad_state"
