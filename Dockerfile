@@ -1,0 +1,34 @@
+# Genius Night: one app process per container (scale out with more containers on
+# PostgreSQL + Redis; see docs/deploy.md).
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1
+
+WORKDIR /app
+COPY pyproject.toml README.md ./
+COPY src ./src
+COPY alembic.ini ./
+COPY alembic ./alembic
+COPY static ./static
+COPY templates ./templates
+
+# The package and its dependencies (asyncpg and redis included) go into site-packages; the
+# code runs from /app/src so that static/, templates/ and alembic/ are found beside it.
+RUN pip install . \
+    && useradd --system --uid 10001 --home-dir /app --shell /usr/sbin/nologin geniusnight \
+    && mkdir -p /app/var \
+    && chown geniusnight /app/var
+ENV PYTHONPATH=/app/src \
+    GENIUSNIGHT_ENV=production \
+    GENIUSNIGHT_HOST=0.0.0.0 \
+    GENIUSNIGHT_PORT=8000 \
+    FORWARDED_ALLOW_IPS=*
+
+USER geniusnight
+EXPOSE 8000
+HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
+    CMD python -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8000/api/games', timeout=2)"
+CMD ["geniusnight", "serve", "--host", "0.0.0.0", "--port", "8000", "--no-migrate"]
