@@ -1,0 +1,257 @@
+"""The answer judge, table-driven: normal forms and (answer, accepted, verdict) triples."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from geniusnight.engines.brainiac.judge import allowed_edits, judge, normalise
+
+NORMAL_FORMS = [
+    ("Paris", "paris"),
+    ("  PARIS  ", "paris"),
+    ("The Beatles", "beatles"),
+    ("the", "the"),  # an article alone stays
+    ("A Tale of Two Cities", "tale of 2 cities"),
+    ("an apple", "apple"),
+    ("Théâtre", "theatre"),
+    ("Zoë", "zoe"),
+    ("Straße", "strasse"),
+    ("Rock & Roll", "rock and roll"),
+    ("O'Neill", "oneill"),
+    ("Jean-Paul", "jean paul"),
+    ("twelve", "12"),
+    ("Twenty-One", "21"),
+    ("one hundred and five", "105"),
+    ("a hundred", "100"),
+    ("two thousand and one", "2001"),
+    ("nineteen sixty-nine", "1969"),
+    ("1,000,000", "1000000"),
+    ("one million", "1000000"),
+    ("3.14", "3.14"),
+    ("third", "3rd"),
+    ("twenty-first", "21st"),
+    ("1ST", "1st"),
+    ("a dozen", "12"),
+    ("five six", "5 6"),
+    ("U.S.A.", "u s a"),
+]
+
+
+@pytest.mark.parametrize(("text", "normal"), NORMAL_FORMS)
+def test_normalise(text: str, normal: str) -> None:
+    assert normalise(text) == normal
+
+
+# (answer given, accepted answers, verdict)
+CASES: list[tuple[str, list[str], bool]] = [
+    # exact and case
+    ("Paris", ["Paris"], True),
+    ("paris", ["Paris"], True),
+    ("PARIS", ["Paris"], True),
+    ("  paris ", ["Paris"], True),
+    ("Lyon", ["Paris"], False),
+    ("", ["Paris"], False),
+    ("   ", ["Paris"], False),
+    ("?!", ["Paris"], False),
+    # several accepted answers
+    ("da Vinci", ["Leonardo da Vinci", "da Vinci", "Leonardo"], True),
+    ("Leonardo", ["Leonardo da Vinci", "da Vinci", "Leonardo"], True),
+    ("Michelangelo", ["Leonardo da Vinci", "da Vinci", "Leonardo"], False),
+    ("Everest", ["Mount Everest", "Everest"], True),
+    ("Esophagus", ["Oesophagus", "Esophagus", "Gullet"], True),
+    # leading articles
+    ("The Nile", ["Nile"], True),
+    ("Nile", ["The Nile"], True),
+    ("a Nile", ["Nile"], True),
+    ("an emu", ["Emu"], True),
+    ("The Beatles", ["Beatles"], True),
+    ("Beatles", ["The Beatles"], True),
+    ("the the", ["The The"], True),
+    ("Theatles", ["Beatles"], False),
+    ("murder", ["A murder"], True),
+    ("A murder", ["Murder"], True),
+    # accents
+    ("Dali", ["Salvador Dalí", "Dalí"], True),
+    ("Salvador Dali", ["Salvador Dalí"], True),
+    ("Bjork", ["Björk"], True),
+    ("Curacao", ["Curaçao"], True),
+    ("Sao Paulo", ["São Paulo"], True),
+    ("creme brulee", ["Crème brûlée"], True),
+    ("Muenchen", ["München"], True),  # one edit: near miss of a 7-letter answer
+    # punctuation and spacing
+    ("St. Petersburg", ["St Petersburg"], True),
+    ("Saint-Petersburg", ["Saint Petersburg"], True),
+    ("O'Keeffe", ["OKeeffe"], True),
+    ("Okeeffe", ["O'Keeffe"], True),
+    ("rock'n'roll", ["rocknroll"], True),
+    ("X-ray", ["X ray"], True),
+    ("xray", ["X-ray"], True),
+    ("Mont Blanc", ["Montblanc"], True),
+    ("T. rex", ["T rex"], True),
+    ("H2O", ["H2O"], True),
+    ("H 2 O", ["H2O"], True),
+    ("H2O2", ["H2O"], False),
+    # & and "and"
+    ("Simon and Garfunkel", ["Simon & Garfunkel"], True),
+    ("Simon & Garfunkel", ["Simon and Garfunkel"], True),
+    ("Marks & Spencer", ["Marks and Spencer"], True),
+    ("salt and pepper", ["Salt & Pepper"], True),
+    ("Simon", ["Simon & Garfunkel"], False),
+    # number words and digits
+    ("twelve", ["12"], True),
+    ("12", ["twelve"], True),
+    ("Twelve", ["12"], True),
+    ("thirteen", ["12"], False),
+    ("eight", ["8"], True),
+    ("8", ["8"], True),
+    ("9", ["8"], False),
+    ("80", ["8"], False),
+    ("eighty", ["80"], True),
+    ("twenty-one", ["21"], True),
+    ("twenty one", ["21"], True),
+    ("twenty", ["21"], False),
+    ("one hundred", ["100"], True),
+    ("a hundred", ["100"], True),
+    ("hundred", ["100"], True),
+    ("one hundred and one", ["101"], True),
+    ("one hundred one", ["101"], True),
+    ("ninety-nine", ["99"], True),
+    ("ninety nine", ["100"], False),
+    ("two hundred and six", ["206"], True),
+    ("206", ["206 bones"], False),
+    ("206 bones", ["206"], False),
+    ("one thousand", ["1000"], True),
+    ("1,000", ["1000"], True),
+    ("1000", ["1,000"], True),
+    ("ten thousand", ["10000"], True),
+    ("a million", ["1000000"], True),
+    ("nineteen sixty-nine", ["1969"], True),
+    ("1969", ["1969"], True),
+    ("1968", ["1969"], False),
+    ("nineteen sixty-eight", ["1969"], False),
+    ("1066", ["1066"], True),
+    ("1067", ["1066"], False),
+    ("ten sixty-six", ["1066"], True),
+    ("two thousand", ["2000"], True),
+    ("zero", ["0"], True),
+    ("0", ["zero"], True),
+    ("3.14", ["3.14"], True),
+    ("3.15", ["3.14"], False),
+    ("314", ["3.14"], False),
+    ("a dozen", ["12"], True),
+    ("Henry the Eighth", ["Henry VIII", "Henry the Eighth", "Henry 8th"], True),
+    ("henry 8th", ["Henry the Eighth"], False),  # "the" is only dropped at the start
+    ("Henry 8th", ["Henry 8th"], True),
+    ("first", ["1st"], True),
+    ("2nd", ["second"], True),
+    ("third", ["2nd"], False),
+    ("Apollo eleven", ["Apollo 11"], True),
+    ("Apollo 12", ["Apollo 11"], False),
+    ("seven", ["Seven", "7"], True),
+    ("Catch twenty-two", ["Catch-22"], True),
+    ("Catch-23", ["Catch-22"], False),
+    # near misses of longer answers
+    ("Mississipi", ["Mississippi"], True),
+    ("Missisipi", ["Mississippi"], True),  # 2 edits, 11 letters
+    ("Misisipi", ["Mississippi"], False),  # 3 edits
+    ("Shakespear", ["Shakespeare"], True),
+    ("Shakspear", ["Shakespeare"], True),
+    ("Shakspr", ["Shakespeare"], False),
+    ("Jupiter", ["Jupiter"], True),
+    ("Jupitre", ["Jupiter"], True),  # a swap counts as one edit
+    ("Jpuiter", ["Jupiter"], True),
+    ("Jupitor", ["Jupiter"], True),
+    ("Jupitoor", ["Jupiter"], False),
+    ("Canbera", ["Canberra"], True),
+    ("Canberrra", ["Canberra"], True),
+    ("Kanberra", ["Canberra"], False),  # the first letter must match
+    ("Sydney", ["Canberra"], False),
+    ("Austria", ["Australia"], False),  # 2 edits of a 9-letter answer: too far
+    ("Australia", ["Austria"], False),
+    ("Austrailia", ["Australia"], True),
+    ("Sweeden", ["Sweden"], True),
+    ("Swiss", ["Sweden"], False),
+    ("Picaso", ["Pablo Picasso", "Picasso"], True),
+    ("Pablo Picaso", ["Pablo Picasso"], True),
+    ("Beethovan", ["Beethoven"], True),
+    ("Bethoven", ["Beethoven"], True),
+    ("Betoven", ["Beethoven"], False),
+    ("Tchaikovski", ["Tchaikovsky"], True),
+    ("Chaikovsky", ["Tchaikovsky"], False),
+    ("photosynthesis", ["Photosynthesis"], True),
+    ("fotosynthesis", ["Photosynthesis"], False),
+    ("photosinthesis", ["Photosynthesis"], True),
+    ("Leonardo da Vinchi", ["Leonardo da Vinci"], True),
+    ("Leonard da Vinci", ["Leonardo da Vinci"], True),
+    # short answers must match exactly
+    ("Iraq", ["Iran"], False),
+    ("Iran", ["Iran"], True),
+    ("Mali", ["Mali"], True),
+    ("Bali", ["Mali"], False),
+    ("Mars", ["Mars"], True),
+    ("Mar", ["Mars"], False),
+    ("Marss", ["Mars"], False),
+    ("Ohm", ["Ohm"], True),
+    ("Om", ["Ohm"], False),
+    ("Cat", ["Cats"], False),
+    ("gold", ["Gold", "Au"], True),
+    ("Ag", ["Au"], False),
+    ("au", ["Au"], True),
+    ("Joey", ["Joey"], True),
+    ("Joe", ["Joey"], False),
+    ("Zeus", ["Zeus"], True),
+    ("Zues", ["Zeus"], False),
+    ("Thor", ["Thor"], True),
+    ("Odin", ["Thor"], False),
+    ("Nile", ["Nile"], True),
+    ("Rome", ["Rome"], True),
+    ("Roma", ["Rome"], False),
+    # plausible but wrong
+    ("Venus", ["Mars"], False),
+    ("Saturn", ["Jupiter"], False),
+    ("Amazon", ["Nile"], False),
+    ("London", ["Paris"], False),
+    ("Einstein", ["Newton", "Isaac Newton"], False),
+    ("Isaac Newtonn", ["Newton", "Isaac Newton"], True),
+    ("Newton", ["Isaac Newton"], False),  # only listed forms count
+    ("Toronto", ["Ottawa"], False),
+    ("Portugal", ["Spain"], False),
+    ("Germany", ["Hungary"], False),
+    ("Slovenia", ["Slovakia"], False),
+    ("Slovakia", ["Slovakia"], True),
+    ("Guinea", ["Guyana"], False),
+]
+
+
+@pytest.mark.parametrize(("text", "accepted", "verdict"), CASES)
+def test_judge(text: str, accepted: list[str], verdict: bool) -> None:
+    assert judge(text, accepted) is verdict
+
+
+def test_the_table_has_at_least_a_hundred_cases() -> None:
+    assert len(CASES) >= 100 and sum(not v for _, _, v in CASES) >= 40
+
+
+def test_edit_allowance_scales_with_length_and_is_zero_for_numbers() -> None:
+    assert [allowed_edits(normalise(w)) for w in ("Iran", "Paris", "Australia", "Mississippi", "1066")] == [
+        0,
+        1,
+        1,
+        2,
+        0,
+    ]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=60), st.lists(st.text(max_size=40), max_size=4))
+def test_judge_never_fails_on_any_text(text: str, accepted: list[str]) -> None:
+    assert judge(text, accepted) in (True, False)
+    assert isinstance(normalise(text), str)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(min_size=1, max_size=40))
+def test_an_answer_always_matches_itself_when_it_has_a_normal_form(text: str) -> None:
+    assert judge(text, [text]) is bool(normalise(text))
