@@ -10,8 +10,10 @@ string measure for custom decks):
 - **Riddler**: orders the revealed hints by similarity to the answer, most similar first.
 - **Solver**: scores each live public card by the revealed hints' similarities, weighted by
   the Riddler's order (weight 1/(1+i) for the i-th hint), and guesses the best card when it
-  leads the runner-up by at least ``SOLVER_MARGIN`` (or when passing is no longer allowed);
-  otherwise it passes.
+  leads the runner-up by at least the margin threshold, else passes. The threshold is
+  ``SOLVER_MARGIN * hidden / 4`` (``hidden`` = unrevealed hints: the fewer points are left to
+  win, the less sure it needs to be), times ``SPARE_CHANCE_FACTOR`` when it has more than one
+  chance left (a miss is cheaper). With all 5 hints out it must guess: it takes the best card.
 
 ``random`` plays a uniformly random legal action (a Solver guesses or passes with even odds).
 """
@@ -24,7 +26,8 @@ from ..base import Rng
 from .rules import HINTS, State, to_act
 from .similarity import similarity
 
-SOLVER_MARGIN = 0.02  # weighted-similarity lead over the runner-up needed to guess
+SOLVER_MARGIN = 0.03  # lead over the runner-up needed to guess with 1 hint out (tuned by bench)
+SPARE_CHANCE_FACTOR = 0.7
 
 
 def best_riddle(hand: list[str]) -> tuple[str, list[str]]:
@@ -76,9 +79,12 @@ def smart_action(state: State, seat: int) -> dict[str, Any]:
         return {"type": "order", "hints": ordered}
     # guess
     scored = card_scores(cur)
-    must_guess = len(cur["revealed"]) >= HINTS
+    hidden = HINTS - len(cur["revealed"])
+    threshold = SOLVER_MARGIN * hidden / (HINTS - 1)
+    if cur["chances"][seat] > 1:
+        threshold *= SPARE_CHANCE_FACTOR
     margin = scored[0][0] - scored[1][0] if len(scored) > 1 else 1.0
-    if must_guess or margin >= SOLVER_MARGIN:
+    if hidden == 0 or margin >= threshold:
         return {"type": "guess", "card": scored[0][1]}
     return {"type": "pass"}
 
