@@ -12,6 +12,7 @@ players' after-the-game replay in :mod:`.replay`.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import hmac
 import json
@@ -34,6 +35,7 @@ from .rooms import ApiError
 
 ADMIN_COOKIE = "gn_admin"
 SESSION_SECONDS = 12 * 60 * 60
+LOGIN_FAIL_DELAY = 0.3
 EXPORT_FORMAT = "geniusnight-game"
 EXPORT_VERSION = 1
 STATUSES = ("lobby", "playing", "finished", "closed")
@@ -109,6 +111,7 @@ class CloseRoom(BaseModel):
 async def login(body: Login, request: Request, response: Response) -> dict[str, Any]:
     settings = require_enabled(request)
     if not token_matches(settings, body.token):
+        await asyncio.sleep(LOGIN_FAIL_DELAY)  # slows guessing down; the token is long anyway
         raise ApiError(401, "admin_auth", "That is not the admin token.")
     response.set_cookie(
         ADMIN_COOKIE,
