@@ -72,8 +72,8 @@ def smart_action(state: State, seat: int) -> dict[str, Any]:
             rival = max((similarity(h, c) for c in others), default=0.0)
             return similarity(h, cur["answer"]) - rival
 
-        hidden = [h for h in cur["hints"] if h not in cur["revealed"]]
-        return {"type": "reveal", "hint": min(hidden, key=lambda h: (helpfulness(h), h))}
+        unrevealed = [h for h in cur["hints"] if h not in cur["revealed"]]
+        return {"type": "reveal", "hint": min(unrevealed, key=lambda h: (helpfulness(h), h))}
     if phase == "order":
         ordered = sorted(cur["revealed"], key=lambda h: (-similarity(h, cur["answer"]), h))
         return {"type": "order", "hints": ordered}
