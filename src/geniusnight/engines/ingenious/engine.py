@@ -22,7 +22,6 @@ from .rules import (
     new_game,
     place,
     swap,
-    swap_eligible,
     tile_code,
     tile_json,
 )
@@ -336,8 +335,6 @@ class IngeniousEngine:
             v["rack"] = [tile_json(t) for t in state.racks[seat]]
             if state.phase == "swap" and seat == state.turn:
                 v["swap_offer"] = True
-        if state.phase == "swap":
-            v["swap_eligible"] = swap_eligible(state, state.turn)
         if over:
             v["result"] = self.outcome(state)
         return v
