@@ -30,7 +30,7 @@ def test_the_trivia_bot_answers_right_more_often_on_easy_questions() -> None:
     rates = []
     for index in range(4):
         s = answering([B, B, B], index)
-        hits = sum(judge(E.bot_action(s, 2, "trivia", seed)["text"], E.accepted(s)) for seed in range(400))  # type: ignore[index]
+        hits = sum(judge(E.bot_action(s, 2, "trivia", seed)["text"], E.accepted(s)) for seed in range(400))
         rates.append(hits / 400)
     assert rates[0] > rates[1] > rates[2] > rates[3]
     assert abs(rates[0] - 0.85) < 0.07 and abs(rates[3] - 0.25) < 0.07
@@ -59,7 +59,7 @@ def test_the_genius_bot_asks_an_unasked_question_and_confirms_the_verdicts() -> 
 
 def test_the_trivia_bot_trades_rarely() -> None:
     s = E.setup(4, {"cards": make_cards(8)}, seed=2)
-    trades = sum(E.bot_action(s, 0, "trivia", k) == {"type": "trade"} for k in range(300))  # type: ignore[comparison-overlap]
+    trades = sum(E.bot_action(s, 0, "trivia", k) == {"type": "trade"} for k in range(300))
     assert 10 <= trades <= 60
 
 
@@ -91,7 +91,7 @@ def test_bots_make_full_games_playable_with_one_or_two_humans(humans: int) -> No
             bots = [p for p in acting if p >= humans]
             if bots:
                 seat = bots[0]
-                s = E.apply(s, seat, E.bot_action(s, seat, "trivia", step))  # type: ignore[arg-type]
+                s = E.apply(s, seat, E.bot_action(s, seat, "trivia", step))
             else:
                 s = E.apply(s, None, {"type": "timeout"})
         assert E.outcome(s) is not None

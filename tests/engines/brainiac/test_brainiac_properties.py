@@ -205,7 +205,7 @@ def test_junk_actions_raise_illegal_action_and_change_nothing(seed: int, action:
         if E.outcome(state) is not None:
             break
         actor = rng.choice(sorted(E.to_act(state)))
-        state = E.apply(state, actor, E.bot_action(state, actor, "random", step))  # type: ignore[arg-type]
+        state = E.apply(state, actor, E.bot_action(state, actor, "random", step))
     before = E.dump(state)
     with contextlib.suppress(IllegalAction):
         E.apply(state, seat, action)
