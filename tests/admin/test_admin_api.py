@@ -390,3 +390,15 @@ async def test_admin_and_player_replays_agree(app: Any, client: httpx.AsyncClien
     player_url = f"/api/rooms/{g['room_id']}/games/{g['game_id']}/state?seq={seq}"
     player = (await client.get(player_url, headers=bearer(g["tokens"][1]))).json()
     assert admin == player
+
+
+async def test_admin_state_requests_at_once_rebuild_consistently(app: Any, client: httpx.AsyncClient) -> None:
+    import asyncio
+
+    g = await finished(app)
+    url = f"/api/admin/games/{g['game_id']}/state"
+    answers = await asyncio.gather(
+        *(client.get(url, params={"seq": k}, headers=bearer(ADMIN)) for k in (7, 3, 5, 1, 7, 2))
+    )
+    assert [r.status_code for r in answers] == [200] * 6
+    assert [r.json()["state"]["counter"] for r in answers] == [21, 9, 15, 3, 21, 6]

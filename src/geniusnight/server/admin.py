@@ -28,7 +28,7 @@ from sqlalchemy import delete, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from ..db import Game, Member, Move, RefusedAction, Room
-from ..engines import ENGINES, Engine, get_engine
+from ..engines import ENGINES, Engine, IllegalAction, get_engine
 from ..settings import Settings
 from .deps import SessionDep, bearer_token, get_services
 from .rooms import ApiError
@@ -465,6 +465,8 @@ class ReplayCache:
         else:
             states = cached[1]
         if len(states) <= upto:
+            # extend a copy: another request may be extending the same prefix meanwhile
+            states = list(states)
             rows = await session.execute(
                 select(Move)
                 .where(Move.game_id == game.id, Move.seq >= len(states), Move.seq <= upto)
@@ -473,8 +475,13 @@ class ReplayCache:
             for m in rows.scalars():
                 if m.seq != len(states):
                     raise ApiError(500, "log_gap", f"Game {game.id}: the log has a gap at seq {len(states)}.")
-                states.append(engine.apply(states[-1], m.seat, m.action))
-        self.games[game.id] = (game.engine, states)
+                try:
+                    states.append(engine.apply(states[-1], m.seat, m.action))
+                except IllegalAction as e:  # only if the engine changed since the game was played
+                    raise ApiError(500, "replay_failed", f"seq {m.seq} no longer replays: {e.message}") from None
+        current = self.games.get(game.id)
+        if current is None or current[0] != game.engine or len(current[1]) < len(states):
+            self.games[game.id] = (game.engine, states)
         self.games.move_to_end(game.id)
         while len(self.games) > self.max_games:
             self.games.popitem(last=False)
