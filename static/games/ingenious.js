@@ -204,7 +204,16 @@ export function createGameView(root, ctx) {
   const status = h("div", { class: "ingenious-status", "data-testid": "ingenious-status", role: "status", "aria-live": "polite" });
   const deadline = h("span", { class: "ingenious-deadline", "data-testid": "ingenious-deadline" });
   const bag = h("span", { class: "ingenious-bag", "data-testid": "ingenious-bag" });
-  const top = h("div", { class: "ingenious-top" }, status, h("div", { class: "ingenious-meta" }, deadline, bag));
+  const zoomBtn = h("button", {
+    type: "button", class: "ingenious-zoom", "data-testid": "ingenious-zoom", "aria-pressed": "false",
+    onclick: () => {
+      const on = !boardWrap.classList.contains("zoomed");
+      boardWrap.classList.toggle("zoomed", on);
+      zoomBtn.setAttribute("aria-pressed", on ? "true" : "false");
+      zoomBtn.textContent = on ? "Zoom out" : "Zoom in";
+    },
+  }, "Zoom in");
+  const top = h("div", { class: "ingenious-top" }, status, h("div", { class: "ingenious-meta" }, deadline, bag, zoomBtn));
   const boardSvg = s("svg", { class: "ingenious-board", "data-testid": "ingenious-board", role: "group", "aria-label": "Board" });
   const boardWrap = h("div", { class: "ingenious-board-wrap" });
   boardWrap.append(boardSvg);
