@@ -1,0 +1,398 @@
+// Brainiac or IDIOT! in the browser: trivia card, question, answers, the Genius's verdicts,
+// accusation pawns, the reveal with every score change explained, and the score track.
+// Contract: docs/engine-contract.md. Plain ES module, no build step, text via textContent only.
+// Test hooks (data-testid): docs/rules/brainiac.md.
+
+const LEVELS = ["easy", "medium", "hard", "very hard"];
+
+function h(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k.startsWith("on") && typeof v === "function") node.addEventListener(k.slice(2), v);
+    else if (k === "class") node.className = v;
+    else node.setAttribute(k, v === true ? "" : String(v));
+  }
+  for (const c of children) {
+    if (c === null || c === undefined || c === false) continue;
+    node.append(typeof c === "string" || typeof c === "number" ? document.createTextNode(String(c)) : c);
+  }
+  return node;
+}
+
+export function createGameView(root, ctx) {
+  const ui = {
+    view: null,
+    meta: {},
+    busy: false,
+    peek: false,
+    overrides: {}, // seat -> bool, the Genius's toggles for this round
+    overridesFor: null, // "round" the toggles belong to
+    draft: "",
+  };
+
+  root.classList.add("bq");
+  const status = h("div", { class: "bq-status", "data-testid": "bq-status", role: "status", "aria-live": "polite" });
+  const roundInfo = h("span", { class: "bq-round", "data-testid": "bq-round" });
+  const deadline = h("span", { class: "bq-deadline", "data-testid": "bq-deadline" });
+  const top = h("div", { class: "bq-top" }, status, h("div", { class: "bq-meta" }, roundInfo, deadline));
+  const identity = h("div", { class: "bq-identity-box" });
+  const track = h("ol", { class: "bq-track", "data-testid": "bq-track", "aria-label": "Scores" });
+  const main = h("div", { class: "bq-main" });
+  const reveal = h("div", { class: "bq-reveal-box" });
+  // the answer box lives across updates so typing is never interrupted
+  const input = h("input", {
+    type: "text",
+    class: "bq-input",
+    maxlength: "200",
+    autocomplete: "off",
+    "aria-label": "Your answer",
+    "data-testid": "bq-answer-input",
+    placeholder: "Your answer",
+  });
+  input.addEventListener("input", () => { ui.draft = input.value; });
+  input.addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); submitAnswer(); } });
+  const submit = h("button", { type: "button", class: "primary", "data-testid": "bq-answer-submit", onclick: () => submitAnswer() }, "Answer");
+  const answerForm = h("div", { class: "bq-answer-form" }, input, submit);
+
+  root.append(top, identity, h("div", { class: "bq-layout" }, main, h("div", { class: "bq-side" }, track)), reveal);
+
+  const timer = setInterval(tickDeadline, 1000);
+
+  function players() {
+    try { return ctx.players || []; } catch { return []; }
+  }
+  function name(seat) {
+    if (seat === null || seat === undefined) return "no one";
+    const p = players().find((x) => x.seat === seat);
+    return p && p.name ? p.name : `Seat ${seat + 1}`;
+  }
+  function me() { return ctx.seat === null || ctx.seat === undefined ? null : ctx.seat; }
+  function canAct() {
+    const v = ui.view;
+    return v && !ui.busy && me() !== null && ctx.mode !== "replay" && ctx.send && !v.over && v.to_act.includes(me());
+  }
+  async function send(action) {
+    if (!ctx.send || ui.busy) return null;
+    ui.busy = true;
+    render();
+    try { return await ctx.send(action); } finally { ui.busy = false; render(); }
+  }
+  async function submitAnswer() {
+    if (!canAct() || !ui.view || ui.view.phase !== "answer") return;
+    const res = await send({ type: "answer", text: input.value });
+    if (res && res.ok) { ui.draft = ""; input.value = ""; }
+  }
+
+  function tickDeadline() {
+    const v = ui.view;
+    const dl = ui.meta && ui.meta.deadline;
+    if (!dl || !v || v.over) { deadline.textContent = ""; deadline.classList.remove("bq-hurry"); return; }
+    const secs = Math.max(0, Math.round((dl - Date.now()) / 1000));
+    deadline.textContent = `${Math.floor(secs / 60)}:${String(secs % 60).padStart(2, "0")} left`;
+    deadline.classList.toggle("bq-hurry", secs <= 10);
+  }
+
+  function itemText(item) {
+    const sign = item.points > 0 ? "+" : "";
+    const o = name(item.other);
+    const words = {
+      correct_answer: "correct answer",
+      unaccused_idiot: "unaccused IDIOT",
+      correct_accusation: `correct accusation of ${o}`,
+      wrong_accusation: `wrong accusation of ${o}`,
+      wrongly_accused: `wrongly accused by ${o}`,
+      idiot_answered_right: "IDIOT answered right: no points this round",
+      floor: "no score goes below 0",
+    }[item.kind] || item.text;
+    return `${sign}${item.points} ${words}`;
+  }
+
+  function statusText(v) {
+    const waiting = v.to_act.map(name).join(", ");
+    const mine = me() !== null && v.to_act.includes(me());
+    switch (v.phase) {
+      case "trade": return mine ? "Keep your trivia card or trade it for the next one." : `Waiting for ${waiting} to keep or trade.`;
+      case "ask": return mine ? "You are the Genius: pick a question to ask." : `${name(v.genius)} (the Genius) is picking a question.`;
+      case "answer": return mine ? "Write your answer." : `Waiting for answers from ${waiting}.`;
+      case "judge": return mine ? "Check the verdicts, overrule if needed, then confirm." : `${name(v.genius)} is judging the answers.`;
+      case "accuse": return mine ? "Accuse a player who answered wrong, or no one." : `${name(v.accuser)} is deciding whom to accuse.`;
+      case "over": {
+        const w = (v.result && v.result.winners) || [];
+        return w.length === 1 ? `${name(w[0])} wins!` : `Shared win: ${w.map(name).join(", ")}.`;
+      }
+      default: return v.phase;
+    }
+  }
+
+  function renderIdentity(v) {
+    identity.replaceChildren();
+    if (me() === null) return;
+    const inRound = ["ask", "answer", "judge", "accuse"].includes(v.phase);
+    if (!inRound) return;
+    if (v.genius === me()) {
+      identity.append(h("div", { class: "bq-identity bq-genius-badge", "data-testid": "bq-identity", "data-identity": "genius" }, "You are the Genius this round (no WHOAMI card)."));
+      return;
+    }
+    const who = v.identity;
+    const shown = ui.peek;
+    const card = h("div", {
+      class: `bq-identity${shown ? ` bq-id-${who}` : " bq-id-hidden"}`,
+      "data-testid": "bq-identity",
+      "data-identity": shown ? who : "hidden",
+    });
+    card.append(
+      h("span", { class: "bq-id-label" }, "Your secret card: "),
+      h("strong", {}, shown ? (who === "idiot" ? "IDIOT!" : "Brainiac") : "face down"),
+      shown ? h("span", { class: "bq-id-hint" }, who === "idiot" ? " — you must answer WRONG (and not get caught)." : " — answer right.") : null,
+      h("button", {
+        type: "button",
+        class: "bq-peek",
+        "data-testid": "bq-identity-toggle",
+        "aria-pressed": shown ? "true" : "false",
+        onclick: () => { ui.peek = !ui.peek; render(); },
+      }, shown ? "Hide" : "Peek"),
+    );
+    identity.append(card);
+  }
+
+  function renderTrack(v) {
+    track.replaceChildren();
+    const n = v.players;
+    const accusedBy = {};
+    for (const a of v.accusations || []) if (a.target !== null) (accusedBy[a.target] = accusedBy[a.target] || []).push(a.by);
+    const top = Math.max(...v.scores);
+    for (let seat = 0; seat < n; seat++) {
+      const li = h("li", {
+        class: ["bq-player", seat === v.genius ? "bq-is-genius" : "", v.to_act.includes(seat) ? "bq-acting" : "", seat === me() ? "bq-me" : ""].filter(Boolean).join(" "),
+        "data-testid": `bq-player-${seat}`,
+      });
+      li.append(
+        h("span", { class: "bq-pname" }, name(seat)),
+        h("span", { class: "bq-score", "data-testid": `bq-score-${seat}` }, String(v.scores[seat])),
+        h("span", { class: "bq-bar", style: `--w:${top > 0 ? Math.round((v.scores[seat] / top) * 100) : 0}%` }),
+      );
+      const tags = h("span", { class: "bq-tags" });
+      if (seat === v.genius) tags.append(h("span", { class: "bq-tag bq-tag-genius", title: "Genius" }, "Genius"));
+      const rev = v.revealed && v.revealed[seat];
+      if (rev) tags.append(h("span", { class: `bq-tag bq-tag-${rev}` }, rev === "idiot" ? "IDIOT!" : "Brainiac"));
+      if (v.phase === "answer" && v.answered && v.answered[seat]) tags.append(h("span", { class: "bq-tag" }, "answered"));
+      for (const by of accusedBy[seat] || []) tags.append(h("span", { class: "bq-pawn", title: `accused by ${name(by)}` }, `◆ ${name(by)}`));
+      li.append(tags);
+      track.append(li);
+    }
+  }
+
+  function cardList(v, { ask }) {
+    const ol = h("ol", { class: "bq-card", "data-testid": "bq-card" });
+    (v.card || []).forEach((q, i) => {
+      const li = h("li", { class: `bq-q${q.asked ? " bq-asked" : ""}` });
+      li.append(h("span", { class: "bq-level" }, LEVELS[i] || ""), h("span", { class: "bq-qtext" }, q.q));
+      if (q.a) li.append(h("span", { class: "bq-accepted" }, `Answer: ${q.a.join(" / ")}`));
+      if (q.asked) li.append(h("span", { class: "bq-tag" }, "asked"));
+      if (ask) {
+        li.append(h("button", {
+          type: "button",
+          class: "primary",
+          "data-testid": `bq-ask-${i}`,
+          disabled: q.asked || !canAct(),
+          onclick: () => send({ type: "ask", index: i }),
+        }, "Ask this"));
+      }
+      ol.append(li);
+    });
+    return ol;
+  }
+
+  function questionBox(v) {
+    if (!v.question) return null;
+    return h("div", { class: "bq-question", "data-testid": "bq-question" },
+      h("div", { class: "bq-qhead" }, `${name(v.genius)} asks (${LEVELS[v.question.index] || ""}):`),
+      h("div", { class: "bq-qbig" }, v.question.q),
+      v.question.a ? h("div", { class: "bq-accepted", "data-testid": "bq-accepted" }, `Accepted: ${v.question.a.join(" / ")}`) : null);
+  }
+
+  function renderMain(v) {
+    main.replaceChildren();
+    const mine = me() !== null && v.to_act.includes(me());
+    if (v.phase === "trade") {
+      main.append(h("h3", {}, "Your trivia card"));
+      if (v.card) main.append(cardList(v, { ask: false }));
+      if (me() !== null) {
+        if (v.trade.mine) main.append(h("p", { "data-testid": "bq-trade-done" }, v.trade.mine === "trade" ? "You trade your card: the new one comes when everyone has decided." : "You keep your card."));
+        else main.append(h("div", { class: "bq-buttons" },
+          h("button", { type: "button", "data-testid": "bq-trade", disabled: !canAct(), onclick: () => send({ type: "trade" }) }, "Trade for the next card"),
+          h("button", { type: "button", class: "primary", "data-testid": "bq-keep", disabled: !canAct(), onclick: () => send({ type: "keep" }) }, "Keep this card")));
+      }
+      main.append(h("p", { class: "bq-muted" }, `Decided: ${v.trade.decided.map((d, s) => (d ? name(s) : null)).filter(Boolean).join(", ") || "nobody yet"}`));
+      return;
+    }
+    if (v.phase === "ask") {
+      if (mine) {
+        main.append(h("h3", {}, "Pick a question to ask"), cardList(v, { ask: true }));
+      } else {
+        main.append(h("p", { class: "bq-wait" }, `${name(v.genius)} is choosing a question…`));
+      }
+      return;
+    }
+    if (v.phase === "answer") {
+      main.append(questionBox(v));
+      if (me() !== null && me() !== v.genius) {
+        if (v.my_answer === null || v.my_answer === undefined) {
+          if (input.value !== ui.draft) input.value = ui.draft;
+          input.disabled = !canAct();
+          submit.disabled = !canAct();
+          main.append(answerForm);
+          if (document.activeElement !== input && canAct()) setTimeout(() => { try { input.focus({ preventScroll: true }); } catch { /* ignore */ } }, 0);
+        } else {
+          main.append(h("p", { class: "bq-mine", "data-testid": "bq-my-answer" }, "Your answer: ", h("strong", {}, v.my_answer || "(blank)")));
+        }
+      }
+      const waiting = [];
+      for (const s of v.readout_order) waiting.push(h("li", { class: v.answered[s] ? "bq-done" : "" }, `${name(s)}: ${v.answered[s] ? "answered" : "thinking…"}`));
+      main.append(h("ul", { class: "bq-answered", "data-testid": "bq-answered" }, ...waiting));
+      return;
+    }
+    if (v.phase === "judge" || v.phase === "accuse") {
+      main.append(questionBox(v));
+      main.append(readout(v));
+      if (v.phase === "accuse") main.append(accusePanel(v));
+      return;
+    }
+    if (v.phase === "over") {
+      const w = (v.result && v.result.winners) || [];
+      main.append(h("div", { class: "bq-result", "data-testid": "bq-result" },
+        h("h3", {}, w.length === 1 ? `${name(w[0])} wins with ${v.scores[w[0]]} points!` : `Shared win: ${w.map(name).join(", ")}`)));
+    }
+  }
+
+  function readout(v) {
+    const key = `${v.round}`;
+    if (ui.overridesFor !== key) { ui.overrides = {}; ui.overridesFor = key; }
+    const judging = v.phase === "judge" && me() !== null && me() === v.genius && v.verdicts && ctx.send && ctx.mode !== "replay";
+    const ol = h("ol", { class: "bq-readout", "data-testid": "bq-readout" });
+    for (const s of v.readout_order) {
+      let verdict = null;
+      let note = "";
+      if (v.phase === "judge" && v.verdicts) {
+        const engine = v.verdicts.engine[s];
+        verdict = s in ui.overrides ? ui.overrides[s] : engine;
+        if (s in ui.overrides && ui.overrides[s] !== engine) note = " (overruled)";
+      } else if (v.phase === "accuse" && v.verdicts) {
+        verdict = v.verdicts.final[s];
+        if (v.verdicts.overrides[s] !== null && v.verdicts.overrides[s] !== v.verdicts.engine[s]) note = " (overruled by the Genius)";
+      }
+      const li = h("li", { class: `bq-ans${verdict === true ? " bq-right" : verdict === false ? " bq-wrong" : ""}`, "data-testid": `bq-answer-${s}` });
+      li.append(h("span", { class: "bq-pname" }, name(s)), h("span", { class: "bq-atext" }, v.answers && v.answers[s] ? v.answers[s] : "(blank)"));
+      if (verdict !== null) li.append(h("span", { class: "bq-verdict" }, (verdict ? "✓ right" : "✗ wrong") + note));
+      if (v.revealed && v.revealed[s]) li.append(h("span", { class: `bq-tag bq-tag-${v.revealed[s]}` }, v.revealed[s] === "idiot" ? "IDIOT!" : "Brainiac"));
+      if (judging) {
+        li.append(h("button", {
+          type: "button",
+          class: "bq-toggle",
+          "data-testid": `bq-override-${s}`,
+          "aria-pressed": s in ui.overrides ? "true" : "false",
+          disabled: ui.busy,
+          onclick: () => {
+            const engine = v.verdicts.engine[s];
+            const now = s in ui.overrides ? ui.overrides[s] : engine;
+            if (!now === engine) delete ui.overrides[s];
+            else ui.overrides[s] = !now;
+            render();
+          },
+        }, verdict ? "Mark wrong" : "Mark right"));
+      }
+      ol.append(li);
+    }
+    const box = h("div", { class: "bq-readout-box" }, h("h3", {}, "Answers"), ol);
+    if (judging) {
+      box.append(h("button", {
+        type: "button",
+        class: "primary",
+        "data-testid": "bq-judge-confirm",
+        disabled: !canAct(),
+        onclick: () => {
+          const overrides = {};
+          for (const [s, val] of Object.entries(ui.overrides)) overrides[String(s)] = val;
+          send({ type: "judge", overrides });
+        },
+      }, "Confirm verdicts"));
+    } else if (v.phase === "judge") {
+      box.append(h("p", { class: "bq-muted" }, `${name(v.genius)} is checking the answers…`));
+    }
+    return box;
+  }
+
+  function accusePanel(v) {
+    const box = h("div", { class: "bq-accuse", "data-testid": "bq-accusations" }, h("h3", {}, "Accusations"));
+    const made = h("ul", { class: "bq-made" });
+    for (const a of v.accusations) made.append(h("li", {}, a.target === null ? `${name(a.by)} accuses no one` : `${name(a.by)} accuses ${name(a.target)}`));
+    if (!v.accusations.length) made.append(h("li", { class: "bq-muted" }, "None yet."));
+    box.append(made);
+    if (me() !== null && v.accuser === me() && ctx.send && ctx.mode !== "replay") {
+      const buttons = h("div", { class: "bq-buttons" });
+      for (const t of v.accuse_targets) {
+        buttons.append(h("button", { type: "button", class: "bq-pawn-btn", "data-testid": `bq-accuse-${t}`, disabled: !canAct(), onclick: () => send({ type: "accuse", target: t }) }, `◆ ${name(t)} is an IDIOT!`));
+      }
+      buttons.append(h("button", { type: "button", "data-testid": "bq-accuse-none", disabled: !canAct(), onclick: () => send({ type: "accuse", target: null }) }, "No one"));
+      box.append(h("p", {}, "Your accusing pawn: place it on a player who answered wrong."), buttons);
+    } else if (v.accuser !== null) {
+      box.append(h("p", { class: "bq-muted" }, `Next: ${name(v.accuser)}.`));
+    }
+    return box;
+  }
+
+  function renderReveal(v) {
+    reveal.replaceChildren();
+    const last = v.history && v.history.length ? v.history[v.history.length - 1] : null;
+    if (!last || !["ask", "over"].includes(v.phase)) return;
+    const box = h("section", { class: "bq-reveal", "data-testid": "bq-reveal" },
+      h("h3", {}, `Round ${last.round}${last.tiebreak ? " (tie-break)" : ""}: the reveal`),
+      h("p", { class: "bq-qtext" }, last.question),
+      h("p", { class: "bq-accepted" }, `Answer: ${last.accepted.join(" / ")}`));
+    const table = h("ul", { class: "bq-reveal-list" });
+    for (let s = 0; s < v.players; s++) {
+      const id = last.identities[s];
+      const li = h("li", { class: "bq-reveal-row", "data-testid": `bq-reveal-${s}` });
+      const change = last.changes[s];
+      li.append(
+        h("span", { class: "bq-pname" }, name(s)),
+        s === last.genius ? h("span", { class: "bq-tag bq-tag-genius" }, "Genius") : h("span", { class: `bq-tag bq-tag-${id}` }, id === "idiot" ? "IDIOT!" : "Brainiac"),
+        s === last.genius ? null : h("span", { class: `bq-atext ${last.verdicts[s] ? "bq-right" : "bq-wrong"}` }, `${last.answers[s] || "(blank)"} ${last.verdicts[s] ? "✓" : "✗"}`),
+        h("span", { class: `bq-change ${change > 0 ? "bq-up" : change < 0 ? "bq-down" : ""}` }, change > 0 ? `+${change}` : String(change)),
+      );
+      const why = h("ul", { class: "bq-why" });
+      for (const item of last.items[s]) why.append(h("li", {}, itemText(item)));
+      li.append(why);
+      table.append(li);
+    }
+    box.append(table);
+    reveal.append(box);
+  }
+
+  function render() {
+    const v = ui.view;
+    if (!v) return;
+    status.textContent = statusText(v);
+    roundInfo.textContent = v.round ? `Round ${v.round} of ${v.rounds_total}${v.tiebreak ? " — tie-break" : ""}` : "";
+    tickDeadline();
+    renderIdentity(v);
+    renderTrack(v);
+    renderMain(v);
+    renderReveal(v);
+  }
+
+  return {
+    update(view, meta) {
+      const prev = ui.view;
+      if (prev && view && (prev.round !== view.round || view.phase === "trade")) ui.peek = false;
+      ui.view = view;
+      ui.meta = meta || {};
+      render();
+    },
+    destroy() {
+      clearInterval(timer);
+      root.replaceChildren();
+    },
+  };
+}
