@@ -58,11 +58,11 @@ export async function createReplayPlayer(root, { apiBase, initialSeq = null, onS
 
   const button = (label, testid, title, onclick) =>
     el("button", { type: "button", title, "aria-label": title, dataset: { testid }, onclick }, label);
-  const first = button("⏮", "replay-first", "First move", () => go(0));
+  const first = button("|◀", "replay-first", "First move", () => go(0));
   const prev = button("◀", "replay-prev", "Step back", () => go(seq - 1));
   const play = button("▶ Play", "replay-play", "Play / pause", () => (timer ? pause() : start()));
   const next = button("▶", "replay-next", "Step forward", () => go(seq + 1));
-  const end = button("⏭", "replay-last", "Last move", () => go(last));
+  const end = button("▶|", "replay-last", "Last move", () => go(last));
   const slider = el("input", {
     type: "range", min: 0, max: last, value: seq, "aria-label": "Move", dataset: { testid: "replay-slider" },
   });
@@ -184,7 +184,7 @@ export async function createReplayPlayer(root, { apiBase, initialSeq = null, onS
 
   function start() {
     if (seq >= last) seq = 0;
-    play.textContent = "⏸ Pause";
+    play.textContent = "❚❚ Pause";
     render();
     timer = setInterval(() => {
       if (seq >= last) return pause();
