@@ -20,6 +20,11 @@ function h(tag, attrs = {}, ...children) {
   return node;
 }
 
+// Element.append would print null as "null": skip empty children.
+function add(node, ...kids) {
+  for (const k of kids) if (k !== null && k !== undefined && k !== false) node.append(k);
+}
+
 export function createGameView(root, ctx) {
   const ui = {
     view: null,
@@ -55,7 +60,7 @@ export function createGameView(root, ctx) {
   const submit = h("button", { type: "button", class: "primary", "data-testid": "bq-answer-submit", onclick: () => submitAnswer() }, "Answer");
   const answerForm = h("div", { class: "bq-answer-form" }, input, submit);
 
-  root.append(top, identity, h("div", { class: "bq-layout" }, main, h("div", { class: "bq-side" }, track)), reveal);
+  add(root, top, identity, h("div", { class: "bq-layout" }, main, h("div", { class: "bq-side" }, track)), reveal);
 
   const timer = setInterval(tickDeadline, 1000);
 
@@ -131,7 +136,7 @@ export function createGameView(root, ctx) {
     const inRound = ["ask", "answer", "judge", "accuse"].includes(v.phase);
     if (!inRound) return;
     if (v.genius === me()) {
-      identity.append(h("div", { class: "bq-identity bq-genius-badge", "data-testid": "bq-identity", "data-identity": "genius" }, "You are the Genius this round (no WHOAMI card)."));
+      add(identity, h("div", { class: "bq-identity bq-genius-badge", "data-testid": "bq-identity", "data-identity": "genius" }, "You are the Genius this round (no WHOAMI card)."));
       return;
     }
     const who = v.identity;
@@ -141,7 +146,7 @@ export function createGameView(root, ctx) {
       "data-testid": "bq-identity",
       "data-identity": shown ? who : "hidden",
     });
-    card.append(
+    add(card, 
       h("span", { class: "bq-id-label" }, "Your secret card: "),
       h("strong", {}, shown ? (who === "idiot" ? "IDIOT!" : "Brainiac") : "face down"),
       shown ? h("span", { class: "bq-id-hint" }, who === "idiot" ? " — you must answer WRONG (and not get caught)." : " — answer right.") : null,
@@ -153,7 +158,7 @@ export function createGameView(root, ctx) {
         onclick: () => { ui.peek = !ui.peek; render(); },
       }, shown ? "Hide" : "Peek"),
     );
-    identity.append(card);
+    add(identity, card);
   }
 
   function renderTrack(v) {
@@ -167,19 +172,19 @@ export function createGameView(root, ctx) {
         class: ["bq-player", seat === v.genius ? "bq-is-genius" : "", v.to_act.includes(seat) ? "bq-acting" : "", seat === me() ? "bq-me" : ""].filter(Boolean).join(" "),
         "data-testid": `bq-player-${seat}`,
       });
-      li.append(
+      add(li, 
         h("span", { class: "bq-pname" }, name(seat)),
         h("span", { class: "bq-score", "data-testid": `bq-score-${seat}` }, String(v.scores[seat])),
         h("span", { class: "bq-bar", style: `--w:${top > 0 ? Math.round((v.scores[seat] / top) * 100) : 0}%` }),
       );
       const tags = h("span", { class: "bq-tags" });
-      if (seat === v.genius) tags.append(h("span", { class: "bq-tag bq-tag-genius", title: "Genius" }, "Genius"));
+      if (seat === v.genius) add(tags, h("span", { class: "bq-tag bq-tag-genius", title: "Genius" }, "Genius"));
       const rev = v.revealed && v.revealed[seat];
-      if (rev) tags.append(h("span", { class: `bq-tag bq-tag-${rev}` }, rev === "idiot" ? "IDIOT!" : "Brainiac"));
-      if (v.phase === "answer" && v.answered && v.answered[seat]) tags.append(h("span", { class: "bq-tag" }, "answered"));
-      for (const by of accusedBy[seat] || []) tags.append(h("span", { class: "bq-pawn", title: `accused by ${name(by)}` }, `◆ ${name(by)}`));
-      li.append(tags);
-      track.append(li);
+      if (rev) add(tags, h("span", { class: `bq-tag bq-tag-${rev}` }, rev === "idiot" ? "IDIOT!" : "Brainiac"));
+      if (v.phase === "answer" && v.answered && v.answered[seat]) add(tags, h("span", { class: "bq-tag" }, "answered"));
+      for (const by of accusedBy[seat] || []) add(tags, h("span", { class: "bq-pawn", title: `accused by ${name(by)}` }, `◆ ${name(by)}`));
+      add(li, tags);
+      add(track, li);
     }
   }
 
@@ -187,11 +192,11 @@ export function createGameView(root, ctx) {
     const ol = h("ol", { class: "bq-card", "data-testid": "bq-card" });
     (v.card || []).forEach((q, i) => {
       const li = h("li", { class: `bq-q${q.asked ? " bq-asked" : ""}` });
-      li.append(h("span", { class: "bq-level" }, LEVELS[i] || ""), h("span", { class: "bq-qtext" }, q.q));
-      if (q.a) li.append(h("span", { class: "bq-accepted" }, `Answer: ${q.a.join(" / ")}`));
-      if (q.asked) li.append(h("span", { class: "bq-tag" }, "asked"));
+      add(li, h("span", { class: "bq-level" }, LEVELS[i] || ""), h("span", { class: "bq-qtext" }, q.q));
+      if (q.a) add(li, h("span", { class: "bq-accepted" }, `Answer: ${q.a.join(" / ")}`));
+      if (q.asked) add(li, h("span", { class: "bq-tag" }, "asked"));
       if (ask) {
-        li.append(h("button", {
+        add(li, h("button", {
           type: "button",
           class: "primary",
           "data-testid": `bq-ask-${i}`,
@@ -199,7 +204,7 @@ export function createGameView(root, ctx) {
           onclick: () => send({ type: "ask", index: i }),
         }, "Ask this"));
       }
-      ol.append(li);
+      add(ol, li);
     });
     return ol;
   }
@@ -216,52 +221,52 @@ export function createGameView(root, ctx) {
     main.replaceChildren();
     const mine = me() !== null && v.to_act.includes(me());
     if (v.phase === "trade") {
-      main.append(h("h3", {}, "Your trivia card"));
-      if (v.card) main.append(cardList(v, { ask: false }));
+      add(main, h("h3", {}, "Your trivia card"));
+      if (v.card) add(main, cardList(v, { ask: false }));
       if (me() !== null) {
-        if (v.trade.mine) main.append(h("p", { "data-testid": "bq-trade-done" }, v.trade.mine === "trade" ? "You trade your card: the new one comes when everyone has decided." : "You keep your card."));
-        else main.append(h("div", { class: "bq-buttons" },
+        if (v.trade.mine) add(main, h("p", { "data-testid": "bq-trade-done" }, v.trade.mine === "trade" ? "You trade your card: the new one comes when everyone has decided." : "You keep your card."));
+        else add(main, h("div", { class: "bq-buttons" },
           h("button", { type: "button", "data-testid": "bq-trade", disabled: !canAct(), onclick: () => send({ type: "trade" }) }, "Trade for the next card"),
           h("button", { type: "button", class: "primary", "data-testid": "bq-keep", disabled: !canAct(), onclick: () => send({ type: "keep" }) }, "Keep this card")));
       }
-      main.append(h("p", { class: "bq-muted" }, `Decided: ${v.trade.decided.map((d, s) => (d ? name(s) : null)).filter(Boolean).join(", ") || "nobody yet"}`));
+      add(main, h("p", { class: "bq-muted" }, `Decided: ${v.trade.decided.map((d, s) => (d ? name(s) : null)).filter(Boolean).join(", ") || "nobody yet"}`));
       return;
     }
     if (v.phase === "ask") {
       if (mine) {
-        main.append(h("h3", {}, "Pick a question to ask"), cardList(v, { ask: true }));
+        add(main, h("h3", {}, "Pick a question to ask"), cardList(v, { ask: true }));
       } else {
-        main.append(h("p", { class: "bq-wait" }, `${name(v.genius)} is choosing a question…`));
+        add(main, h("p", { class: "bq-wait" }, `${name(v.genius)} is choosing a question…`));
       }
       return;
     }
     if (v.phase === "answer") {
-      main.append(questionBox(v));
+      add(main, questionBox(v));
       if (me() !== null && me() !== v.genius) {
         if (v.my_answer === null || v.my_answer === undefined) {
           if (input.value !== ui.draft) input.value = ui.draft;
           input.disabled = !canAct();
           submit.disabled = !canAct();
-          main.append(answerForm);
+          add(main, answerForm);
           if (document.activeElement !== input && canAct()) setTimeout(() => { try { input.focus({ preventScroll: true }); } catch { /* ignore */ } }, 0);
         } else {
-          main.append(h("p", { class: "bq-mine", "data-testid": "bq-my-answer" }, "Your answer: ", h("strong", {}, v.my_answer || "(blank)")));
+          add(main, h("p", { class: "bq-mine", "data-testid": "bq-my-answer" }, "Your answer: ", h("strong", {}, v.my_answer || "(blank)")));
         }
       }
       const waiting = [];
       for (const s of v.readout_order) waiting.push(h("li", { class: v.answered[s] ? "bq-done" : "" }, `${name(s)}: ${v.answered[s] ? "answered" : "thinking…"}`));
-      main.append(h("ul", { class: "bq-answered", "data-testid": "bq-answered" }, ...waiting));
+      add(main, h("ul", { class: "bq-answered", "data-testid": "bq-answered" }, ...waiting));
       return;
     }
     if (v.phase === "judge" || v.phase === "accuse") {
-      main.append(questionBox(v));
-      main.append(readout(v));
-      if (v.phase === "accuse") main.append(accusePanel(v));
+      add(main, questionBox(v));
+      add(main, readout(v));
+      if (v.phase === "accuse") add(main, accusePanel(v));
       return;
     }
     if (v.phase === "over") {
       const w = (v.result && v.result.winners) || [];
-      main.append(h("div", { class: "bq-result", "data-testid": "bq-result" },
+      add(main, h("div", { class: "bq-result", "data-testid": "bq-result" },
         h("h3", {}, w.length === 1 ? `${name(w[0])} wins with ${v.scores[w[0]]} points!` : `Shared win: ${w.map(name).join(", ")}`)));
     }
   }
@@ -283,11 +288,11 @@ export function createGameView(root, ctx) {
         if (v.verdicts.overrides[s] !== null && v.verdicts.overrides[s] !== v.verdicts.engine[s]) note = " (overruled by the Genius)";
       }
       const li = h("li", { class: `bq-ans${verdict === true ? " bq-right" : verdict === false ? " bq-wrong" : ""}`, "data-testid": `bq-answer-${s}` });
-      li.append(h("span", { class: "bq-pname" }, name(s)), h("span", { class: "bq-atext" }, v.answers && v.answers[s] ? v.answers[s] : "(blank)"));
-      if (verdict !== null) li.append(h("span", { class: "bq-verdict" }, (verdict ? "✓ right" : "✗ wrong") + note));
-      if (v.revealed && v.revealed[s]) li.append(h("span", { class: `bq-tag bq-tag-${v.revealed[s]}` }, v.revealed[s] === "idiot" ? "IDIOT!" : "Brainiac"));
+      add(li, h("span", { class: "bq-pname" }, name(s)), h("span", { class: "bq-atext" }, v.answers && v.answers[s] ? v.answers[s] : "(blank)"));
+      if (verdict !== null) add(li, h("span", { class: "bq-verdict" }, (verdict ? "✓ right" : "✗ wrong") + note));
+      if (v.revealed && v.revealed[s]) add(li, h("span", { class: `bq-tag bq-tag-${v.revealed[s]}` }, v.revealed[s] === "idiot" ? "IDIOT!" : "Brainiac"));
       if (judging) {
-        li.append(h("button", {
+        add(li, h("button", {
           type: "button",
           class: "bq-toggle",
           "data-testid": `bq-override-${s}`,
@@ -302,11 +307,11 @@ export function createGameView(root, ctx) {
           },
         }, verdict ? "Mark wrong" : "Mark right"));
       }
-      ol.append(li);
+      add(ol, li);
     }
     const box = h("div", { class: "bq-readout-box" }, h("h3", {}, "Answers"), ol);
     if (judging) {
-      box.append(h("button", {
+      add(box, h("button", {
         type: "button",
         class: "primary",
         "data-testid": "bq-judge-confirm",
@@ -318,7 +323,7 @@ export function createGameView(root, ctx) {
         },
       }, "Confirm verdicts"));
     } else if (v.phase === "judge") {
-      box.append(h("p", { class: "bq-muted" }, `${name(v.genius)} is checking the answers…`));
+      add(box, h("p", { class: "bq-muted" }, `${name(v.genius)} is checking the answers…`));
     }
     return box;
   }
@@ -326,18 +331,18 @@ export function createGameView(root, ctx) {
   function accusePanel(v) {
     const box = h("div", { class: "bq-accuse", "data-testid": "bq-accusations" }, h("h3", {}, "Accusations"));
     const made = h("ul", { class: "bq-made" });
-    for (const a of v.accusations) made.append(h("li", {}, a.target === null ? `${name(a.by)} accuses no one` : `${name(a.by)} accuses ${name(a.target)}`));
-    if (!v.accusations.length) made.append(h("li", { class: "bq-muted" }, "None yet."));
-    box.append(made);
+    for (const a of v.accusations) add(made, h("li", {}, a.target === null ? `${name(a.by)} accuses no one` : `${name(a.by)} accuses ${name(a.target)}`));
+    if (!v.accusations.length) add(made, h("li", { class: "bq-muted" }, "None yet."));
+    add(box, made);
     if (me() !== null && v.accuser === me() && ctx.send && ctx.mode !== "replay") {
       const buttons = h("div", { class: "bq-buttons" });
       for (const t of v.accuse_targets) {
-        buttons.append(h("button", { type: "button", class: "bq-pawn-btn", "data-testid": `bq-accuse-${t}`, disabled: !canAct(), onclick: () => send({ type: "accuse", target: t }) }, `◆ ${name(t)} is an IDIOT!`));
+        add(buttons, h("button", { type: "button", class: "bq-pawn-btn", "data-testid": `bq-accuse-${t}`, disabled: !canAct(), onclick: () => send({ type: "accuse", target: t }) }, `◆ ${name(t)} is an IDIOT!`));
       }
-      buttons.append(h("button", { type: "button", "data-testid": "bq-accuse-none", disabled: !canAct(), onclick: () => send({ type: "accuse", target: null }) }, "No one"));
-      box.append(h("p", {}, "Your accusing pawn: place it on a player who answered wrong."), buttons);
+      add(buttons, h("button", { type: "button", "data-testid": "bq-accuse-none", disabled: !canAct(), onclick: () => send({ type: "accuse", target: null }) }, "No one"));
+      add(box, h("p", {}, "Your accusing pawn: place it on a player who answered wrong."), buttons);
     } else if (v.accuser !== null) {
-      box.append(h("p", { class: "bq-muted" }, `Next: ${name(v.accuser)}.`));
+      add(box, h("p", { class: "bq-muted" }, `Next: ${name(v.accuser)}.`));
     }
     return box;
   }
@@ -355,19 +360,19 @@ export function createGameView(root, ctx) {
       const id = last.identities[s];
       const li = h("li", { class: "bq-reveal-row", "data-testid": `bq-reveal-${s}` });
       const change = last.changes[s];
-      li.append(
+      add(li, 
         h("span", { class: "bq-pname" }, name(s)),
         s === last.genius ? h("span", { class: "bq-tag bq-tag-genius" }, "Genius") : h("span", { class: `bq-tag bq-tag-${id}` }, id === "idiot" ? "IDIOT!" : "Brainiac"),
         s === last.genius ? null : h("span", { class: `bq-atext ${last.verdicts[s] ? "bq-right" : "bq-wrong"}` }, `${last.answers[s] || "(blank)"} ${last.verdicts[s] ? "✓" : "✗"}`),
         h("span", { class: `bq-change ${change > 0 ? "bq-up" : change < 0 ? "bq-down" : ""}` }, change > 0 ? `+${change}` : String(change)),
       );
       const why = h("ul", { class: "bq-why" });
-      for (const item of last.items[s]) why.append(h("li", {}, itemText(item)));
-      li.append(why);
-      table.append(li);
+      for (const item of last.items[s]) add(why, h("li", {}, itemText(item)));
+      add(li, why);
+      add(table, li);
     }
-    box.append(table);
-    reveal.append(box);
+    add(box, table);
+    add(reveal, box);
   }
 
   function render() {
