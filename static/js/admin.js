@@ -182,7 +182,7 @@ async function gamePage() {
     for (const row of $("log-body").children) row.classList.toggle("current", row.dataset.seq === String(seq));
   };
   try {
-    player = await createReplayPlayer($("replay"), { apiBase: base, onSeq: current });
+    player = await createReplayPlayer($("replay"), { apiBase: base, full: true, onSeq: current });
   } catch (err) {
     $("replay").replaceChildren(el("p", { class: "error" }, `The replay could not load: ${err.message}`));
   }

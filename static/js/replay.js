@@ -3,7 +3,7 @@
 // createReplayPlayer(root, {apiBase}) reads `${apiBase}/log` and `${apiBase}/state?seq=k`
 // (the admin API or a finished game's player API; both answer the same shapes) and draws
 // the game with its own board module (/static/games/<engine>.js, ctx.mode "replay", send
-// null). "View as" picks a seat's view, the spectator's, or the full raw state. Without a
+// null). "View as" picks a seat's view, the spectator's, or (admin, `full: true`) the raw state. Without a
 // board module (or if it fails) the views are shown as readable JSON. Text only, never HTML.
 
 import { api, el } from "./api.js";
@@ -41,7 +41,7 @@ function describeMove(move) {
   return `#${move.seq} · ${who}: ${JSON.stringify(move.action)}`;
 }
 
-export async function createReplayPlayer(root, { apiBase, initialSeq = null, onSeq = null }) {
+export async function createReplayPlayer(root, { apiBase, full = false, initialSeq = null, onSeq = null }) {
   root.replaceChildren(el("p", { class: "muted" }, "Loading the replay…"));
   const log = await api("GET", `${apiBase}/log`);
   const game = log.game;
@@ -78,7 +78,8 @@ export async function createReplayPlayer(root, { apiBase, initialSeq = null, onS
     select.append(el("option", { value: `seat:${s.seat}` }, `Seat ${s.seat}: ${s.name}${s.bot ? " (bot)" : ""}`));
   }
   select.append(el("option", { value: "spectator" }, "Spectator"));
-  select.append(el("option", { value: "full" }, "Full state (everything)"));
+  // the engine's raw state (PRNG, undealt cards) is the admin's only
+  if (full) select.append(el("option", { value: "full" }, "Full state (everything)"));
   select.value = viewAs;
   select.addEventListener("change", () => { viewAs = select.value; remount(); render(); });
   const moveLine = el("p", { class: "replay-move", dataset: { testid: "replay-move" } });

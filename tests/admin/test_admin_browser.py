@@ -192,6 +192,8 @@ async def test_a_player_replays_the_finished_game_on_the_board(chromium: Any, bo
     await expect(seq).to_have_text("seq 1 / 7")
     await expect(board.get_by_test_id("counter")).to_have_text("3")
     await expect(board.get_by_test_id("add-1")).to_be_disabled()  # replay is read-only
+    # the raw engine state stays the admin's; every seat's view is there
+    await expect(page.locator('[data-testid="replay-view-as"] option[value="full"]')).to_have_count(0)
     # after the end every seat's hidden number may be shown
     await page.get_by_test_id("replay-view-as").select_option("seat:0")
     await expect(board.get_by_test_id("secret")).to_have_text("secret 4")

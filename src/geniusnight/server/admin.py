@@ -344,8 +344,12 @@ async def game_log(
     *,
     seat: str | None = None,
     action_type: str | None = None,
+    for_players: bool = False,
 ) -> dict[str, Any]:
-    """Every accepted move in order, private parts included (admins; players after the end)."""
+    """Every accepted move in order, private parts included (admins; players after the end).
+
+    ``for_players`` hides free-form options (custom packs, fixed deals): a rematch reuses
+    them, so their unplayed parts must stay secret, as in the room snapshot."""
     by_seat, want_seat = _seat_filter(seat)
     moves = []
     for m in await moves_of(session, game.id):
@@ -364,7 +368,11 @@ async def game_log(
                 "ref": m.ref,
             }
         )
-    return {"game": _game_summary(game) | {"room_id": game.room_id, "options": game.options}, "moves": moves}
+    options = dict(game.options)
+    if for_players:
+        secret = {o.name for o in _engine(game).info.options if o.kind == "json"}
+        options = {k: v for k, v in options.items() if k not in secret}
+    return {"game": _game_summary(game) | {"room_id": game.room_id, "options": options}, "moves": moves}
 
 
 @api.get("/games/{game_id}/log", summary="A game's full log and its refused actions")
@@ -496,8 +504,11 @@ def replay_cache(request: Request) -> ReplayCache:
     return cache
 
 
-async def state_at(request: Request, session: AsyncSession, game: Game, seq: int | None) -> dict[str, Any]:
-    """The full state at ``seq`` (engine.dump), every seat's view and the spectator's."""
+async def state_at(
+    request: Request, session: AsyncSession, game: Game, seq: int | None, *, full: bool = True
+) -> dict[str, Any]:
+    """Every seat's view and the spectator's at ``seq``, and with ``full`` the whole state
+    (engine.dump: the PRNG, undealt cards...), which only admins get."""
     k = game.last_seq if seq is None else seq
     if not 0 <= k <= game.last_seq:
         raise ApiError(422, "bad_seq", f"seq is 0 to {game.last_seq}.")
@@ -523,7 +534,7 @@ async def state_at(request: Request, session: AsyncSession, game: Game, seq: int
         "to_act": sorted(engine.to_act(state)),
         "outcome": engine.outcome(state),
         "move": move,
-        "state": json.loads(json.dumps(engine.dump(state), default=str)),
+        **({"state": json.loads(json.dumps(engine.dump(state), default=str))} if full else {}),
         "views": [engine.view(state, s) for s in range(game.players)],
         "spectator": engine.view(state, None),
     }

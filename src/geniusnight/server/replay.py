@@ -1,5 +1,7 @@
-"""The players' replay: once a game is over, its members see its whole log, hidden parts
-revealed (SPEC section 7: "after a game ends its full log may be shown to its players").
+"""The players' replay: once a game is over, its members see its whole log and every
+seat's view at every seq, hidden parts revealed (SPEC section 7: "after a game ends its full
+log may be shown to its players"). The engine's raw state (PRNG, undealt cards) and free-form
+options (custom packs, which a rematch reuses) stay admin-only.
 
 Before the end every route here answers 409 and reveals nothing, not even the log's length.
 """
@@ -47,7 +49,7 @@ async def player_log(
     type: Annotated[str | None, Query(description="Only actions of this type", max_length=64)] = None,
 ) -> dict[str, Any]:
     game = await finished_game(svc, request, room_id, game_id)
-    return await game_log(svc.s, game, seat=seat, action_type=type)
+    return await game_log(svc.s, game, seat=seat, action_type=type, for_players=True)
 
 
 @router.get("/state", summary="A finished game's full state and every view at seq k (members)")
@@ -59,7 +61,8 @@ async def player_state(
     seq: Annotated[int | None, Query(ge=0, description="Moves replayed; default the last")] = None,
 ) -> dict[str, Any]:
     game = await finished_game(svc, request, room_id, game_id)
-    return await state_at(request, svc.s, game, seq)
+    # every seat's view, hidden parts revealed; not the raw state (undealt cards, PRNG)
+    return await state_at(request, svc.s, game, seq, full=False)
 
 
 page = APIRouter(include_in_schema=False)
