@@ -1,0 +1,490 @@
+// Genius Idea in the browser: preparation, the public area, reveal, ordering, the race.
+// Contract: docs/engine-contract.md. Plain ES module, no libraries, player text via textContent.
+//
+// Each server view is rendered at once (the race must feel instant); local UI state (the
+// riddle being picked, the hint order being dragged, the card picked to guess) survives
+// updates. Hooks for tests (data-testid / data-* attributes) are listed in
+// docs/rules/genius-idea.md.
+
+function h(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k.startsWith("on") && typeof v === "function") node.addEventListener(k.slice(2), v);
+    else if (k === "class") node.className = v;
+    else node.setAttribute(k, v === true ? "" : String(v));
+  }
+  for (const c of children) {
+    if (c === null || c === undefined || c === false) continue;
+    node.append(typeof c === "string" || typeof c === "number" ? document.createTextNode(String(c)) : c);
+  }
+  return node;
+}
+
+const ROLE_LABEL = { riddler: "Riddler", disruptor: "Disruptor", solver: "Solver" };
+
+export function createGameView(root, ctx) {
+  const ui = {
+    view: null,
+    meta: {},
+    // preparation
+    pickMode: "answer",
+    answer: null,
+    hints: [],
+    // ordering
+    orderDraft: null,
+    orderKey: "",
+    // guessing
+    picked: null,
+    pending: null, // {kind, card} while our own move is on its way
+    error: "",
+    timer: null,
+  };
+  root.classList.add("gi-root");
+
+  const mySeat = () => (ctx.seat === null || ctx.seat === undefined ? null : ctx.seat);
+  const canSend = () => ctx.mode !== "replay" && typeof ctx.send === "function" && mySeat() !== null;
+  const nameOf = (seat, you = true) => {
+    const p = (ctx.players || []).find((x) => x.seat === seat);
+    const base = p && p.name ? p.name : `Seat ${seat + 1}`;
+    return you && seat === mySeat() ? `${base} (you)` : base;
+  };
+  const myTurn = () => ui.view && mySeat() !== null && ui.view.to_act.includes(mySeat());
+
+  async function send(action, pending) {
+    if (!canSend()) return;
+    ui.pending = pending || { kind: action.type };
+    ui.error = "";
+    render();
+    let res;
+    try {
+      res = await ctx.send(action);
+    } catch (err) {
+      res = { ok: false, message: String(err) };
+    }
+    ui.pending = null;
+    if (!res || !res.ok) ui.error = (res && res.message) || "That move was refused.";
+    render();
+  }
+
+  // --- sections ---------------------------------------------------------------------------
+
+  function header(v) {
+    const phaseText = {
+      prepare: "Preparation",
+      reveal: "The Disruptor reveals a hint",
+      order: "The Riddler orders the hints",
+      guess: "Guess the answer!",
+      over: "Game over",
+    }[v.phase] || v.phase;
+    return h(
+      "div",
+      { class: "gi-header" },
+      h("span", { class: "gi-round", "data-testid": "gi-round" }, `Round ${v.round} of ${v.rounds_total}`),
+      h("span", { class: "gi-mode" }, v.mode === "coop" ? "Co-op" : "Competitive"),
+      h("span", { class: "gi-phase", "data-testid": "gi-phase", "data-phase": v.phase }, phaseText),
+      h("span", { class: "gi-timer", "data-testid": "gi-timer", hidden: !ui.meta.deadline }),
+    );
+  }
+
+  function players(v) {
+    const list = h("ul", { class: "gi-players", "data-testid": "gi-players" });
+    for (let seat = 0; seat < v.players; seat++) {
+      const role = v.roles[seat];
+      const flags = [];
+      if (seat === mySeat()) flags.push("you");
+      const p = (ctx.players || []).find((x) => x.seat === seat);
+      if (p && p.bot) flags.push("bot");
+      if (v.phase === "prepare" && v.prepared) flags.push(v.prepared[seat] ? "ready" : "preparing…");
+      if (v.chances && v.chances[seat] !== null && v.chances[seat] !== undefined) {
+        flags.push(`${v.chances[seat]} chance${v.chances[seat] === 1 ? "" : "s"}`);
+      }
+      if (v.passed && v.passed.includes(seat)) flags.push("passed");
+      list.append(
+        h(
+          "li",
+          {
+            class: `gi-player gi-role-${role}${v.to_act.includes(seat) ? " gi-acting" : ""}${seat === mySeat() ? " gi-me" : ""}`,
+            "data-testid": "gi-player",
+            "data-seat": seat,
+            "data-role": role,
+          },
+          h("span", { class: "gi-player-name", title: nameOf(seat, false) }, nameOf(seat, false)),
+          h("span", { class: "gi-badge", "data-testid": `gi-role-${seat}` }, ROLE_LABEL[role] || role),
+          h("span", { class: "gi-score", "data-testid": `gi-score-${seat}` }, String(v.scores[seat])),
+          h("span", { class: "gi-flags" }, flags.join(" · ")),
+        ),
+      );
+    }
+    return list;
+  }
+
+  function banner(v) {
+    if (v.over && v.result) {
+      const r = v.result;
+      let text;
+      if (v.mode === "coop") {
+        text = `${r.winners.length ? "You win the challenge!" : "Challenge lost."} Team total ${r.team_total} (above ${r.target} wins).`;
+      } else {
+        const names = r.winners.map(nameOf).join(" and ");
+        text = r.winners.length > 1 ? `Shared victory: ${names}.` : `${names} wins!`;
+      }
+      return h("div", { class: "gi-banner gi-banner-over", "data-testid": "gi-result", role: "status" }, text);
+    }
+    const last = v.history && v.history[v.history.length - 1];
+    if (!last || (v.phase !== "prepare" && v.revealed && v.revealed.length > 1)) return null;
+    let text;
+    if (last.solved_by !== null && last.solved_by !== undefined) {
+      const pts = last.points[last.solved_by];
+      text = `Round ${last.round}: ${nameOf(last.solved_by)} solved it — “${last.answer}”. ${nameOf(last.riddler)} and ${nameOf(last.solved_by)} +${pts} each.`;
+    } else {
+      text = `Round ${last.round}: unsolved — the answer was “${last.answer}”.`;
+    }
+    if (last.disruptor !== null && last.disruptor !== undefined && last.points[last.disruptor]) {
+      text += ` ${nameOf(last.disruptor)} (Disruptor) +${last.points[last.disruptor]}.`;
+    }
+    return h("div", { class: "gi-banner", "data-testid": "gi-banner", role: "status" }, text);
+  }
+
+  function prompt(v) {
+    const me = mySeat();
+    let text = "";
+    if (v.phase === "prepare") {
+      if (v.hand) text = "Pick 1 answer and 5 hints from your 10 cards. The other 4 are discarded.";
+      else text = `Waiting for ${v.preparing.map(nameOf).join(", ")} to prepare…`;
+    } else if (v.phase === "reveal") {
+      text = me === v.disruptor ? "Reveal one hint — the least helpful one, if you can." : `${nameOf(v.disruptor)} is choosing a hint…`;
+    } else if (v.phase === "order") {
+      text = me === v.riddler ? "Order the revealed hints, most relevant first, then send." : `${nameOf(v.riddler)} is ordering the hints…`;
+    } else if (v.phase === "guess") {
+      if (myTurn()) text = v.may_pass ? "Tap a card and guess — or pass and wait for the next hint." : "All hints are out: you must guess.";
+      else if (v.roles[me] === "solver") text = v.chances[me] > 0 ? "You passed: wait for the next hint." : "You are out of chances.";
+      else text = "The Solvers are racing…";
+      text += ` Worth ${v.points_if_solved} now.`;
+    }
+    return text ? h("p", { class: "gi-prompt", "data-testid": "gi-prompt" }, text) : null;
+  }
+
+  function prepareSection(v) {
+    const box = h("section", { class: "gi-prepare", "data-testid": "gi-prepare" });
+    const hand = v.hand || [];
+    // forget picks that are no longer in the hand (a fresh co-op hand)
+    if (ui.answer && !hand.includes(ui.answer)) ui.answer = null;
+    ui.hints = ui.hints.filter((w) => hand.includes(w));
+    const modes = h(
+      "div",
+      { class: "gi-pick-modes", role: "group", "aria-label": "What a tap picks" },
+      h("button", { type: "button", class: ui.pickMode === "answer" ? "gi-on" : "", "aria-pressed": String(ui.pickMode === "answer"), "data-testid": "gi-pick-answer", onclick: () => { ui.pickMode = "answer"; render(); } }, `Answer ${ui.answer ? "✓" : "(1)"}`),
+      h("button", { type: "button", class: ui.pickMode === "hints" ? "gi-on" : "", "aria-pressed": String(ui.pickMode === "hints"), "data-testid": "gi-pick-hints", onclick: () => { ui.pickMode = "hints"; render(); } }, `Hints ${ui.hints.length}/5`),
+    );
+    box.append(modes);
+    const cards = h("div", { class: "gi-cards gi-hand" });
+    for (const w of hand) {
+      const state = w === ui.answer ? "answer" : ui.hints.includes(w) ? "hint" : "";
+      cards.append(
+        h(
+          "button",
+          {
+            type: "button",
+            class: `gi-card${state ? ` gi-card-${state}` : ""}`,
+            "data-word": w,
+            "data-state": state,
+            "aria-pressed": String(Boolean(state)),
+            onclick: () => pickHandCard(w),
+          },
+          h("span", { class: "gi-card-word" }, w),
+          state ? h("span", { class: "gi-card-tag" }, state === "answer" ? "answer" : `hint ${ui.hints.indexOf(w) + 1}`) : null,
+        ),
+      );
+    }
+    box.append(cards);
+    const ready = ui.answer && ui.hints.length === 5;
+    box.append(
+      h(
+        "div",
+        { class: "gi-actions" },
+        h("button", { type: "button", class: "gi-secondary", "data-testid": "gi-prepare-clear", onclick: () => { ui.answer = null; ui.hints = []; ui.pickMode = "answer"; render(); } }, "Clear"),
+        h(
+          "button",
+          {
+            type: "button",
+            class: "gi-primary",
+            "data-testid": "gi-prepare-submit",
+            disabled: !ready || Boolean(ui.pending) || !canSend(),
+            onclick: () => send({ type: "prepare", answer: ui.answer, hints: ui.hints.slice() }),
+          },
+          ui.pending && ui.pending.kind === "prepare" ? "Sending…" : "Submit riddle",
+        ),
+      ),
+    );
+    return box;
+  }
+
+  function pickHandCard(w) {
+    if (w === ui.answer) ui.answer = null;
+    else if (ui.hints.includes(w)) ui.hints = ui.hints.filter((x) => x !== w);
+    else if (ui.pickMode === "answer") {
+      ui.answer = w;
+      if (ui.hints.length < 5) ui.pickMode = "hints";
+    } else if (ui.hints.length < 5) ui.hints = [...ui.hints, w];
+    render();
+  }
+
+  function myRiddle(v) {
+    if (!v.my_riddle || v.phase !== "prepare") return null;
+    return h(
+      "p",
+      { class: "gi-my-riddle", "data-testid": "gi-my-riddle" },
+      "Your riddle: ",
+      h("strong", {}, v.my_riddle.answer),
+      ` — hints ${v.my_riddle.hints.join(", ")}`,
+    );
+  }
+
+  function secretSection(v) {
+    // the Riddler's answer and hints, the Disruptor's hints (reveal buttons in the reveal phase)
+    if (!v.hints) return null;
+    const me = mySeat();
+    const box = h("section", { class: "gi-secret", "data-testid": "gi-secret" });
+    box.append(h("h3", {}, me === v.riddler ? "Your riddle (only you see the answer)" : "The hints (secret)"));
+    if (v.answer) box.append(h("p", { class: "gi-answer" }, "Answer: ", h("strong", { "data-testid": "gi-answer" }, v.answer)));
+    const list = h("div", { class: "gi-cards gi-hints" });
+    const revealing = v.phase === "reveal" && me === v.disruptor && canSend();
+    for (const w of v.hints) {
+      const out = v.revealed.includes(w);
+      if (revealing && !out) {
+        list.append(
+          h(
+            "button",
+            { type: "button", class: "gi-card gi-card-hint", "data-testid": "gi-reveal", "data-hint": w, disabled: Boolean(ui.pending), onclick: () => send({ type: "reveal", hint: w }) },
+            h("span", { class: "gi-card-word" }, w),
+            h("span", { class: "gi-card-tag" }, "Reveal"),
+          ),
+        );
+      } else {
+        list.append(h("span", { class: `gi-card gi-card-static${out ? " gi-card-out" : ""}`, "data-hint": w }, h("span", { class: "gi-card-word" }, w), h("span", { class: "gi-card-tag" }, out ? "revealed" : "hidden")));
+      }
+    }
+    box.append(list);
+    return box;
+  }
+
+  function revealedSection(v) {
+    const me = mySeat();
+    const box = h("section", { class: "gi-revealed", "data-testid": "gi-revealed" });
+    box.append(h("h3", {}, `Hints (${v.revealed.length} of 5, most relevant first)`));
+    const ordering = v.phase === "order" && me === v.riddler && canSend();
+    const key = v.revealed.join("|");
+    if (!ordering) ui.orderDraft = null;
+    else if (!ui.orderDraft || ui.orderKey !== key) {
+      ui.orderDraft = v.revealed.slice();
+      ui.orderKey = key;
+    }
+    const words = ordering ? ui.orderDraft : v.revealed;
+    const list = h("ol", { class: `gi-hint-list${ordering ? " gi-ordering" : ""}`, "data-testid": "gi-hint-list" });
+    words.forEach((w, i) => {
+      const item = h("li", { class: "gi-hint", "data-revealed-word": w, "data-index": i }, h("span", { class: "gi-hint-rank" }, `${i + 1}`), h("span", { class: "gi-hint-word" }, w));
+      if (ordering) {
+        const handle = h("span", { class: "gi-drag", "aria-hidden": "true", title: "Drag to reorder" }, "⠿");
+        handle.addEventListener("pointerdown", (e) => startDrag(e, item, list));
+        item.prepend(handle);
+        item.append(
+          h("button", { type: "button", class: "gi-move", "data-testid": "gi-move-up", "data-word": w, "aria-label": `Move ${w} up`, disabled: i === 0, onclick: () => move(i, -1) }, "↑"),
+          h("button", { type: "button", class: "gi-move", "data-testid": "gi-move-down", "data-word": w, "aria-label": `Move ${w} down`, disabled: i === words.length - 1, onclick: () => move(i, 1) }, "↓"),
+        );
+      }
+      list.append(item);
+    });
+    if (!words.length) list.append(h("li", { class: "gi-hint gi-empty" }, "No hint yet."));
+    box.append(list);
+    if (ordering) {
+      box.append(
+        h(
+          "div",
+          { class: "gi-actions" },
+          h("button", { type: "button", class: "gi-primary", "data-testid": "gi-order-submit", disabled: Boolean(ui.pending), onclick: () => send({ type: "order", hints: ui.orderDraft.slice() }) }, ui.pending ? "Sending…" : "Send this order"),
+        ),
+      );
+    }
+    return box;
+  }
+
+  function move(i, d) {
+    const j = i + d;
+    if (!ui.orderDraft || j < 0 || j >= ui.orderDraft.length) return;
+    const next = ui.orderDraft.slice();
+    [next[i], next[j]] = [next[j], next[i]];
+    ui.orderDraft = next;
+    render();
+    const btn = root.querySelector(`[data-testid="gi-move-${d < 0 ? "up" : "down"}"][data-word="${CSS.escape(next[j])}"]`);
+    if (btn && !btn.disabled) btn.focus();
+  }
+
+  function startDrag(e, item, list) {
+    // Listen on window, not the handle: moving the item in the DOM drops pointer capture.
+    e.preventDefault();
+    const id = e.pointerId;
+    item.classList.add("gi-dragging");
+    const onMove = (ev) => {
+      if (ev.pointerId !== id) return;
+      ev.preventDefault();
+      // insert before the first other hint whose middle is below the pointer, else last
+      const others = [...list.querySelectorAll(".gi-hint")].filter((n) => n !== item);
+      const after = others.find((n) => {
+        const r = n.getBoundingClientRect();
+        return ev.clientY < r.top + r.height / 2;
+      });
+      if (after) {
+        if (item.nextSibling !== after) list.insertBefore(item, after);
+      } else if (list.lastChild !== item) list.append(item);
+    };
+    const onUp = (ev) => {
+      if (ev.pointerId !== id) return;
+      window.removeEventListener("pointermove", onMove);
+      window.removeEventListener("pointerup", onUp);
+      window.removeEventListener("pointercancel", onUp);
+      item.classList.remove("gi-dragging");
+      ui.orderDraft = [...list.querySelectorAll(".gi-hint")].map((n) => n.getAttribute("data-revealed-word"));
+      render();
+    };
+    window.addEventListener("pointermove", onMove, { passive: false });
+    window.addEventListener("pointerup", onUp);
+    window.addEventListener("pointercancel", onUp);
+  }
+
+  function publicSection(v) {
+    const me = mySeat();
+    const box = h("section", { class: "gi-public", "data-testid": "gi-public" });
+    const guessing = v.phase === "guess" && myTurn() && canSend();
+    if (!guessing || v.wrong.includes(ui.picked) || !v.public.includes(ui.picked)) ui.picked = null;
+    const grid = h("div", { class: "gi-cards gi-public-grid" });
+    for (const w of v.public) {
+      const wrong = v.wrong.includes(w);
+      const isAnswer = v.answer === w;
+      const sending = ui.pending && ui.pending.kind === "guess" && ui.pending.card === w;
+      const cls = ["gi-card", "gi-public-card"];
+      if (wrong) cls.push("gi-card-wrong");
+      if (isAnswer) cls.push("gi-card-answer");
+      if (ui.picked === w) cls.push("gi-card-picked");
+      if (sending) cls.push("gi-card-sending");
+      grid.append(
+        h(
+          "button",
+          {
+            type: "button",
+            class: cls.join(" "),
+            "data-public-word": w,
+            "data-wrong": wrong ? "true" : null,
+            "aria-pressed": String(ui.picked === w),
+            disabled: !guessing || wrong || Boolean(ui.pending),
+            onclick: () => { ui.picked = ui.picked === w ? null : w; render(); },
+            ondblclick: () => { if (guessing && !wrong) send({ type: "guess", card: w }, { kind: "guess", card: w }); },
+          },
+          h("span", { class: "gi-card-word" }, w),
+          wrong ? h("span", { class: "gi-card-tag" }, "wrong") : isAnswer ? h("span", { class: "gi-card-tag" }, "answer") : sending ? h("span", { class: "gi-card-tag" }, "sending…") : null,
+        ),
+      );
+    }
+    box.append(grid);
+    if (v.phase === "guess" && v.roles[me] === "solver") {
+      const left = v.chances[me];
+      const bar = h("div", { class: "gi-actions gi-guess-bar" }, h("span", { class: "gi-chances", "data-testid": "gi-chances" }, `${left} chance${left === 1 ? "" : "s"} left`));
+      if (guessing) {
+        bar.append(
+          h("button", { type: "button", class: "gi-primary", "data-testid": "gi-guess-confirm", disabled: !ui.picked || Boolean(ui.pending), onclick: () => send({ type: "guess", card: ui.picked }, { kind: "guess", card: ui.picked }) }, ui.pending && ui.pending.kind === "guess" ? "Sending…" : ui.picked ? `Guess “${ui.picked}”` : "Tap a card to guess"),
+          h("button", { type: "button", class: "gi-secondary", "data-testid": "gi-pass", disabled: !v.may_pass || Boolean(ui.pending), title: v.may_pass ? "Wait for the next hint" : "All hints are out: no passing", onclick: () => send({ type: "pass" }) }, ui.pending && ui.pending.kind === "pass" ? "Sending…" : "Pass"),
+        );
+      }
+      box.append(bar);
+    }
+    return box;
+  }
+
+  function guessLog(v) {
+    if (!v.guesses || !v.guesses.length) return null;
+    const list = h("ol", { class: "gi-log", "data-testid": "gi-guess-log" });
+    for (const g of v.guesses) {
+      list.append(h("li", { class: g.correct ? "gi-right" : "gi-wrong", "data-seat": g.seat, "data-card": g.card, "data-correct": String(g.correct) }, `${nameOf(g.seat)}: ${g.card} ${g.correct ? "✓" : "✗"}`));
+    }
+    return h("section", { class: "gi-log-box" }, h("h3", {}, "Guesses"), list);
+  }
+
+  function historySection(v) {
+    if (!v.history || !v.history.length) return null;
+    const list = h("ol", { class: "gi-history", "data-testid": "gi-history" });
+    for (const r of v.history) {
+      const who = r.solved_by === null || r.solved_by === undefined ? "unsolved" : `solved by ${nameOf(r.solved_by)}`;
+      list.append(
+        h(
+          "li",
+          { "data-round": r.round },
+          h("strong", {}, r.answer),
+          ` — ${nameOf(r.riddler)}'s riddle, ${who} after ${r.revealed.length} hint${r.revealed.length === 1 ? "" : "s"}. Hints: ${r.revealed.join(", ")}`,
+          r.hints.length > r.revealed.length ? ` (unused: ${r.hints.filter((x) => !r.revealed.includes(x)).join(", ")})` : "",
+          ". Points: ",
+          r.points.map((p, s) => (p ? `${nameOf(s)} +${p}` : null)).filter(Boolean).join(", ") || "none",
+        ),
+      );
+    }
+    return h("details", { class: "gi-history-box", open: v.over ? true : null }, h("summary", {}, `Finished rounds (${v.history.length})`), list);
+  }
+
+  // --- render -----------------------------------------------------------------------------
+
+  function render() {
+    const v = ui.view;
+    root.replaceChildren();
+    if (!v) return;
+    const parts = [header(v), players(v), banner(v), prompt(v)];
+    if (ui.error) parts.push(h("p", { class: "gi-error", role: "alert", "data-testid": "gi-error" }, ui.error));
+    if (v.phase === "prepare") {
+      if (v.hand && mySeat() !== null) parts.push(prepareSection(v));
+      else parts.push(myRiddle(v));
+    } else if (!v.over && v.public) {
+      parts.push(secretSection(v), revealedSection(v), publicSection(v), guessLog(v));
+    }
+    parts.push(historySection(v));
+    for (const p of parts) if (p) root.append(p);
+    tick();
+  }
+
+  function tick() {
+    const el = root.querySelector(".gi-timer");
+    if (!el) return;
+    const deadline = ui.meta && ui.meta.deadline;
+    if (!deadline || ui.view.over) {
+      el.hidden = true;
+      return;
+    }
+    const left = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
+    el.hidden = false;
+    el.textContent = `${left}s`;
+    el.classList.toggle("gi-timer-low", left <= 10);
+  }
+
+  ui.timer = setInterval(tick, 250);
+
+  return {
+    update(view, meta) {
+      const prev = ui.view;
+      ui.view = view;
+      ui.meta = meta || {};
+      // a new phase or round clears a stale pick and error
+      if (!prev || prev.phase !== view.phase || prev.round !== view.round) {
+        ui.picked = null;
+        ui.error = "";
+      }
+      if (view.phase !== "prepare" || !view.hand) {
+        ui.answer = null;
+        ui.hints = [];
+        ui.pickMode = "answer";
+      }
+      render();
+    },
+    destroy() {
+      clearInterval(ui.timer);
+      root.replaceChildren();
+      root.classList.remove("gi-root");
+    },
+  };
+}
