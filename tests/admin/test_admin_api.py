@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
 import httpx
 import pytest
@@ -189,7 +189,7 @@ async def test_admin_room_detail_lists_this_process_connections(app: Any, client
 
     g = await two_players(app)
     hub = app.state.services.hub
-    conn = Connection(ws=None, room_id=g["room_id"], member_id=1, seat=0, name="Ada")
+    conn = Connection(ws=cast(Any, None), room_id=g["room_id"], member_id=1, seat=0, name="Ada")
     hub.add(conn)
     try:
         d = (await client.get(f"/api/admin/rooms/{g['room_id']}", headers=bearer(ADMIN))).json()
@@ -204,7 +204,7 @@ async def test_admin_close_room_tells_players_and_keeps_the_log(app: Any, client
     g = await two_players(app)
     await move(app, g["game_id"], 0, {"type": "add", "n": 2})
     hub = app.state.services.hub
-    conn = Connection(ws=None, room_id=g["room_id"], member_id=2, seat=1, name="Grace")
+    conn = Connection(ws=cast(Any, None), room_id=g["room_id"], member_id=2, seat=1, name="Grace")
     hub.add(conn)
     r = await client.post(
         f"/api/admin/rooms/{g['room_id']}/close", json={"message": "Closed for maintenance."}, headers=bearer(ADMIN)
@@ -407,3 +407,11 @@ async def test_admin_state_requests_at_once_rebuild_consistently(app: Any, clien
     )
     assert [r.status_code for r in answers] == [200] * 6
     assert [r.json()["state"]["counter"] for r in answers] == [21, 9, 15, 3, 21, 6]
+
+
+async def test_admin_cookie_is_secure_over_https(app: Any) -> None:
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="https://testserver") as c:
+        r = await c.post("/api/admin/login", json={"token": ADMIN})
+        assert "Secure" in r.headers["set-cookie"]
+        assert (await c.get("/api/admin/session")).status_code == 200

@@ -119,7 +119,7 @@ async def login(body: Login, request: Request, response: Response) -> dict[str, 
         max_age=SESSION_SECONDS,
         httponly=True,
         samesite="strict",
-        secure=settings.secure_cookies,
+        secure=settings.secure_cookies or request.url.scheme == "https",
         path="/",
     )
     return {"ok": True, "expires_in": SESSION_SECONDS}
@@ -128,7 +128,13 @@ async def login(body: Login, request: Request, response: Response) -> dict[str, 
 @api.post("/logout", summary="Log out: clears the session cookie")
 async def logout(request: Request, response: Response) -> dict[str, Any]:
     settings = get_services(request).settings
-    response.delete_cookie(ADMIN_COOKIE, path="/", httponly=True, samesite="strict", secure=settings.secure_cookies)
+    response.delete_cookie(
+        ADMIN_COOKIE,
+        path="/",
+        httponly=True,
+        samesite="strict",
+        secure=settings.secure_cookies or request.url.scheme == "https",
+    )
     return {"ok": True}
 
 
