@@ -150,7 +150,10 @@ export function createGameView(root, ctx) {
     const me = mySeat();
     let text = "";
     if (v.phase === "prepare") {
-      if (v.hand) text = "Pick 1 answer and 5 hints from your 10 cards. The other 4 are discarded.";
+      if (v.hand) {
+        text = "Pick 1 answer and 5 hints from your 10 cards. The other 4 are discarded.";
+        if (v.mode === "coop" && v.round > 2) text = `You are Riddler again: 10 fresh cards for round ${v.round}. ${text}`;
+      }
       else text = `Waiting for ${v.preparing.map(nameOf).join(", ")} to prepare…`;
     } else if (v.phase === "reveal") {
       text = me === v.disruptor ? "Reveal one hint — the least helpful one, if you can." : `${nameOf(v.disruptor)} is choosing a hint…`;
@@ -419,7 +422,7 @@ export function createGameView(root, ctx) {
           "li",
           { "data-round": r.round },
           h("strong", {}, r.answer),
-          ` — ${nameOf(r.riddler)}'s riddle, ${who} after ${r.revealed.length} hint${r.revealed.length === 1 ? "" : "s"}. Hints: ${r.revealed.join(", ")}`,
+          ` — ${nameOf(r.riddler, false)}'s riddle, ${who} after ${r.revealed.length} hint${r.revealed.length === 1 ? "" : "s"}. Hints: ${r.revealed.join(", ")}`,
           r.hints.length > r.revealed.length ? ` (unused: ${r.hints.filter((x) => !r.revealed.includes(x)).join(", ")})` : "",
           ". Points: ",
           r.points.map((p, s) => (p ? `${nameOf(s)} +${p}` : null)).filter(Boolean).join(", ") || "none",
