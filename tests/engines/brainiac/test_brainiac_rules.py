@@ -269,7 +269,7 @@ def test_judge_timeout_confirms_the_engine_verdicts() -> None:
 def test_overrides_must_name_seats_that_answered() -> None:
     s = E.apply(new(3), None, {"type": "timeout"})
     s = E.apply(s, None, {"type": "timeout"})
-    for bad in [{"0": True}, {"7": True}, {"x": True}, {"1": "yes"}, [1]]:
+    for bad in [{"0": True}, {"7": True}, {"x": True}, {"1": "yes"}, {"\u00b2": True}, {"-1": True}, {"": True}, [1]]:
         with pytest.raises(IllegalAction):
             E.apply(s, 0, {"type": "judge", "overrides": bad})
 

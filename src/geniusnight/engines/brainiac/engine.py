@@ -353,7 +353,13 @@ class BrainiacEngine:
             check(isinstance(raw, dict), "malformed", "'overrides' must map seats to true/false.")
             overrides: dict[int, bool] = {}
             for key, value in raw.items():
-                ok = isinstance(key, str) and key.isdigit() and len(key) <= 2 and isinstance(value, bool)
+                ok = (
+                    isinstance(key, str)
+                    and key.isascii()
+                    and key.isdigit()
+                    and len(key) <= 2
+                    and isinstance(value, bool)
+                )
                 check(ok, "malformed", "'overrides' must map seat numbers to true/false.")
                 target = int(key)
                 check(
