@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import sys
 from pathlib import Path
 
@@ -9,8 +10,15 @@ import pytest
 
 from geniusnight.engines.ingenious import ENGINE as E
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "bench" / "ingenious"))
-from match import match
+# the match runner lives with the benchmarks; load it under a name no other module uses
+_spec = importlib.util.spec_from_file_location(
+    "ingenious_bench_match", Path(__file__).resolve().parents[3] / "bench" / "ingenious" / "match.py"
+)
+assert _spec is not None and _spec.loader is not None
+_match_module = importlib.util.module_from_spec(_spec)
+sys.modules["ingenious_bench_match"] = _match_module
+_spec.loader.exec_module(_match_module)
+match = _match_module.match
 
 
 @pytest.mark.parametrize(("variant", "players"), [("standard", 3), ("solo", 1), ("teams", 4)])
