@@ -34,6 +34,7 @@ export function createGameView(root, ctx) {
     overrides: {}, // seat -> bool, the Genius's toggles for this round
     overridesFor: null, // "round" the toggles belong to
     draft: "",
+    focused: null, // the round whose answer box has been focused
   };
 
   root.classList.add("bq");
@@ -45,6 +46,7 @@ export function createGameView(root, ctx) {
   const track = h("ol", { class: "bq-track", "data-testid": "bq-track", "aria-label": "Scores" });
   const main = h("div", { class: "bq-main" });
   const reveal = h("div", { class: "bq-reveal-box" });
+  const log = h("details", { class: "bq-log", "data-testid": "bq-history" });
   // the answer box lives across updates so typing is never interrupted
   const input = h("input", {
     type: "text",
@@ -60,7 +62,7 @@ export function createGameView(root, ctx) {
   const submit = h("button", { type: "button", class: "primary", "data-testid": "bq-answer-submit", onclick: () => submitAnswer() }, "Answer");
   const answerForm = h("div", { class: "bq-answer-form" }, input, submit);
 
-  add(root, top, identity, h("div", { class: "bq-layout" }, main, h("div", { class: "bq-side" }, track)), reveal);
+  add(root, top, identity, h("div", { class: "bq-layout" }, main, h("div", { class: "bq-side" }, track)), reveal, log);
 
   const timer = setInterval(tickDeadline, 1000);
 
@@ -248,7 +250,11 @@ export function createGameView(root, ctx) {
           input.disabled = !canAct();
           submit.disabled = !canAct();
           add(main, answerForm);
-          if (document.activeElement !== input && canAct()) setTimeout(() => { try { input.focus({ preventScroll: true }); } catch { /* ignore */ } }, 0);
+          // focus the box once per question, not on every update (phones would pop the keyboard)
+          if (ui.focused !== v.round && canAct()) {
+            ui.focused = v.round;
+            setTimeout(() => { try { input.focus({ preventScroll: true }); } catch { /* ignore */ } }, 0);
+          }
         } else {
           add(main, h("p", { class: "bq-mine", "data-testid": "bq-my-answer" }, "Your answer: ", h("strong", {}, v.my_answer || "(blank)")));
         }
@@ -375,6 +381,21 @@ export function createGameView(root, ctx) {
     add(reveal, box);
   }
 
+  function renderLog(v) {
+    log.replaceChildren();
+    const rounds = v.history || [];
+    if (!rounds.length) return;
+    const list = h("ol", { class: "bq-log-list" });
+    for (const r of rounds) {
+      const gains = r.changes.map((c, s) => (s === r.genius && c === 0 ? null : `${name(s)} ${c > 0 ? "+" : ""}${c}`)).filter(Boolean).join(", ");
+      const idiots = r.identities.map((id, s) => (id === "idiot" ? name(s) : null)).filter(Boolean);
+      add(list, h("li", { "data-testid": `bq-log-${r.round}` },
+        h("strong", {}, `Round ${r.round}`), ` — ${name(r.genius)} asked “${r.question}” (answer: ${r.accepted[0]}). `,
+        `IDIOTs: ${idiots.length ? idiots.join(", ") : "none"}. ${gains}`));
+    }
+    add(log, h("summary", {}, `Earlier rounds (${rounds.length})`), list);
+  }
+
   function render() {
     const v = ui.view;
     if (!v) return;
@@ -385,6 +406,7 @@ export function createGameView(root, ctx) {
     renderTrack(v);
     renderMain(v);
     renderReveal(v);
+    renderLog(v);
   }
 
   return {
