@@ -584,3 +584,20 @@ def test_legal_actions_enumerate_every_move() -> None:
     assert len(E.legal_actions(s, 1)) == 5 and E.legal_actions(s, 0) == []
     s = act(s, 1, type="reveal", hint=c(1))
     assert len(E.legal_actions(s, 2)) == 17  # 16 cards + pass
+
+
+def test_mode_auto_picks_coop_for_two_players_and_competitive_otherwise() -> None:
+    assert E.validate_options(2, {"mode": "auto"})["mode"] == "coop"
+    assert E.validate_options(5, {"mode": "auto"})["mode"] == "competitive"
+    assert E.validate_options(None, {})["mode"] == "auto"
+    assert E.player_range({"mode": "auto"}) == (2, 6)
+
+
+def test_a_custom_deck_file_is_read_as_json_or_one_word_per_line() -> None:
+    assert E.import_option("words", b'["sun", "moon"]', "deck.json") == ["sun", "moon"]
+    text = "\ufeff# my deck\nsun\n\n moon , star\n".encode()
+    assert E.import_option("words", text, "deck.txt") == ["sun", "moon", "star"]
+    for name, data in (("words", b"sun\nSun\n"), ("words", b"[1, 2]"), ("words", b"\xff\xfe\x00"), ("mode", b"x")):
+        with pytest.raises(IllegalAction) as info:
+            E.import_option(name, data, "x")
+        assert info.value.code == "bad_option"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from itertools import combinations, permutations
 from typing import Any
@@ -13,6 +14,7 @@ from .similarity import builtin_words
 
 OPTION_NAMES = ("mode", "words", "shuffle", "first_riddler")
 MODES = ("competitive", "coop")
+MODE_CHOICES = ("auto", *MODES)  # "auto": by the number of players (2 -> coop, else competitive)
 MODE_RANGE = {"competitive": (3, 6), "coop": (2, 2)}
 MAX_WORD_LEN = 40
 STATE_KEYS = frozenset(
@@ -72,11 +74,11 @@ class GeniusIdeaEngine:
             OptionSpec(
                 "mode",
                 "choice",
-                None,
+                "auto",
                 "Mode",
-                "competitive: 3-6 players; coop: 2 players, 4 rounds, win with more than 15. "
-                "Default: by the number of players.",
-                choices=MODES,
+                "competitive: 3-6 players; coop: 2 players, 4 rounds, win with more than 15; "
+                "auto: co-op for 2 players, else competitive.",
+                choices=MODE_CHOICES,
             ),
             OptionSpec("shuffle", "bool", True, "Shuffle the deck", advanced=True),
             OptionSpec("first_riddler", "seat", 0, "First Riddler", "The seat that is Riddler in round 1."),
@@ -108,14 +110,40 @@ class GeniusIdeaEngine:
         mode = options.get("mode") if isinstance(options, Mapping) else None
         return MODE_RANGE.get(mode, (2, 6)) if isinstance(mode, str) else (2, 6)
 
+    def import_option(self, name: str, data: bytes, filename: str = "") -> list[str]:
+        """Read a custom deck from an uploaded file: a JSON list, or text with one word per
+        line (commas also separate words; blank lines and lines starting with ``#`` are
+        skipped). The words are then checked like the ``words`` option."""
+        check(name == "words", "bad_option", f"Option {name!r} can't be loaded from a file.")
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise IllegalAction("bad_option", "The word list must be UTF-8 text.") from None
+        if text.lstrip().startswith("["):
+            try:
+                value = json.loads(text)
+            except ValueError as e:
+                raise IllegalAction("bad_option", f"The word list is not valid JSON: {e}") from None
+        else:
+            value = [
+                w.strip()
+                for line in text.splitlines()
+                if line.strip() and not line.lstrip().startswith("#")
+                for w in line.split(",")
+                if w.strip()
+            ]
+        return parse_words(value)
+
     def validate_options(self, players: int | None, options: Mapping[str, Any]) -> dict[str, Any]:
         check(isinstance(options, Mapping), "bad_option", "Options must be an object.")
         unknown = sorted(str(k) for k in set(options) - set(OPTION_NAMES))
         check(not unknown, "bad_option", f"Unknown options {unknown}.")
         mode = options.get("mode")
+        check(mode is None or mode in MODE_CHOICES, "bad_option", f"Option 'mode' must be one of {list(MODE_CHOICES)}.")
+        if mode == "auto":
+            mode = None
         if mode is None and players is not None:
             mode = "coop" if players == 2 else "competitive"
-        check(mode is None or mode in MODES, "bad_option", f"Option 'mode' must be one of {list(MODES)}.")
         if mode is not None and players is not None:
             lo, hi = MODE_RANGE[mode]
             check(
@@ -150,7 +178,7 @@ class GeniusIdeaEngine:
                 ),
             )
             words = deck
-        return {"mode": mode, "words": words, "shuffle": shuffle, "first_riddler": first}
+        return {"mode": mode or "auto", "words": words, "shuffle": shuffle, "first_riddler": first}
 
     def setup(self, players: int, options: Mapping[str, Any] | None = None, seed: int = 0) -> State:
         check(_is_int(players), "bad_option", "players must be a whole number.")
