@@ -528,8 +528,22 @@ def test_options_are_checked_while_the_lobby_fills() -> None:
         E.validate_options(7, {})
 
 
-def test_a_pack_option_is_read_like_cards() -> None:
+def test_a_pack_option_is_read_like_cards_and_cards_wins() -> None:
     assert len(E.validate_options(3, {"pack": make_cards(6)})["cards"]) == 6
+    assert len(E.validate_options(3, {"pack": make_cards(6), "cards": make_cards(7)})["cards"]) == 7
+
+
+def test_validated_options_validate_to_themselves() -> None:
+    opts = E.validate_options(4, {"cards": make_cards(8), "whoami": ["idiot"] * 5, "first_genius": 2})
+    assert E.validate_options(4, opts) == opts
+    assert E.validate_options(None, {}) == {"cards": None, "whoami": None, "shuffle": True, "first_genius": 0}
+
+
+def test_a_given_whoami_deck_is_shuffled_unless_shuffle_is_false() -> None:
+    deck = ["idiot"] * 6 + ["brainiac"] * 24
+    s = E.setup(4, {"whoami": deck}, seed=9)
+    assert sorted(s["whoami"]) == sorted(deck) and s["whoami"] != deck
+    assert E.setup(4, {"whoami": deck, "shuffle": False}, seed=9)["whoami"] == deck
 
 
 @pytest.mark.skipif(not HAVE_PACKS, reason="the question bank module is not there yet")
