@@ -601,3 +601,21 @@ def test_a_custom_deck_file_is_read_as_json_or_one_word_per_line() -> None:
         with pytest.raises(IllegalAction) as info:
             E.import_option(name, data, "x")
         assert info.value.code == "bad_option"
+
+
+def test_simultaneous_guesses_are_settled_in_the_order_applied_the_later_one_is_refused() -> None:
+    s = act(started(4), 1, type="reveal", hint=c(1))
+    s = act(s, 3, type="guess", card=c(0))  # arrived first: wins the race
+    with pytest.raises(IllegalAction) as info:
+        act(s, 2, type="guess", card=c(0))  # the round is over; the next one waits for a reveal
+    assert info.value.code == "wrong_phase"
+    assert E.view(s, None)["scores"] == [6, 0, 0, 6]
+
+
+def test_coop_solver_passing_makes_the_engine_reveal_the_next_hint() -> None:
+    s = started(2)
+    first = E.view(s, None)["revealed"]
+    s = act(s, 1, type="pass")
+    v = E.view(s, 0)
+    assert E.phase(s) == "order" and E.to_act(s) == {0}  # two hints: the Riddler orders
+    assert v["revealed"][0] == first[0] and len(v["revealed"]) == 2 and set(v["revealed"]) <= set(v["hints"])
