@@ -1,6 +1,6 @@
 """Property tests: many random Brainiac games, with junk actions mixed in, played to the end.
 
-Raise ``BRAINIAC_PROPERTY_EXAMPLES`` (default 40) for a longer run.
+Raise ``BRAINIAC_PROPERTY_EXAMPLES`` (default 30) for a longer run.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from geniusnight.engines.base import IllegalAction, Rng
 from geniusnight.engines.brainiac.engine import ENGINE as E
 from geniusnight.engines.brainiac.engine import IDIOT, card_count, card_questions
 
-EXAMPLES = int(os.environ.get("BRAINIAC_PROPERTY_EXAMPLES", "40"))
+EXAMPLES = int(os.environ.get("BRAINIAC_PROPERTY_EXAMPLES", "30"))
 
 JUNK: list[Any] = [
     None,
