@@ -212,6 +212,7 @@ def test_an_answer_is_trimmed_limited_to_200_characters_and_final() -> None:
     s = E.apply(new(3), 0, {"type": "ask", "index": 0})
     t = E.apply(s, 1, {"type": "answer", "text": "  Paris \n  France "})
     assert t["answers"][1] == "Paris France"
+    assert E.apply(s, 1, {"type": "answer", "text": "Pa\x00ris\u200b"})["answers"][1] == "Paris"
     E.apply(s, 1, {"type": "answer", "text": "x" * 200})
     with pytest.raises(IllegalAction) as e:
         E.apply(s, 1, {"type": "answer", "text": "x" * 201})

@@ -336,7 +336,8 @@ class BrainiacEngine:
             check(set(action) == {"type", "text"}, "malformed", "'answer' needs exactly a 'text'.")
             text = action["text"]
             check(isinstance(text, str), "malformed", "'text' must be a string.")
-            text = " ".join(text.split())
+            # control characters are dropped; runs of whitespace become one space
+            text = " ".join("".join(c for c in text if c.isprintable() or c.isspace()).split())
             check(
                 len(text) <= MAX_ANSWER_CHARS,
                 "answer_too_long",
