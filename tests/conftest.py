@@ -6,12 +6,25 @@ is about the platform rather than a game's rules.
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import httpx
 import pytest
+from hypothesis import HealthCheck, Phase, settings
+
+# In CI a failing property test reports its first counterexample at once: shrinking a long
+# random game can take longer than the whole suite may.
+settings.register_profile(
+    "ci",
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+    phases=[Phase.explicit, Phase.reuse, Phase.generate, Phase.target],
+)
+settings.register_profile("dev", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 TESTS = Path(__file__).resolve().parent
 sys.path.insert(0, str(TESTS))
@@ -53,8 +66,13 @@ async def client(app: object) -> AsyncIterator[httpx.AsyncClient]:
         yield c
 
 
-@pytest.fixture
-def server(db_url: str) -> Iterator[ServerProcess]:
-    srv = ServerProcess(db_url).start()
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """One real server per test module (each test makes its own rooms)."""
+    from geniusnight.cli import db_upgrade
+
+    url = f"sqlite+aiosqlite:///{tmp_path_factory.mktemp('server') / 'server.db'}"
+    db_upgrade(url)
+    srv = ServerProcess(url).start()
     yield srv
     srv.stop()
