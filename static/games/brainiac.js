@@ -146,7 +146,9 @@ export function createGameView(root, ctx) {
     const card = h("div", {
       class: `bq-identity${shown ? ` bq-id-${who}` : " bq-id-hidden"}`,
       "data-testid": "bq-identity",
-      "data-identity": shown ? who : "hidden",
+      // your own card only (never another's): lets tests read it without peeking
+      "data-identity": who,
+      "data-shown": shown ? "true" : "false",
     });
     add(card, 
       h("span", { class: "bq-id-label" }, "Your secret card: "),
