@@ -110,3 +110,16 @@ def test_similarity_uses_the_model_table_for_the_deck_and_a_string_measure_other
     assert similarity("dog", "dog") == pytest.approx(1.0, abs=0.002)
     assert similarity("sunflower", "sunshine") == fallback_similarity("sunflower", "sunshine") > 0.2
     assert fallback_similarity("xyz", "abc") == 0.0
+
+
+def test_the_similarity_table_covers_exactly_the_built_in_deck_and_is_symmetric() -> None:
+    import json
+    from importlib import resources
+
+    from geniusnight.engines.genius_idea.similarity import builtin_words
+
+    raw = json.loads(resources.files("geniusnight.engines.genius_idea").joinpath("similarity.json").read_text())
+    assert raw["words"] == list(builtin_words())
+    m = raw["matrix"]
+    assert len(m) == 243 and all(len(row) == 243 for row in m)
+    assert all(abs(m[i][j] - m[j][i]) <= 1 for i in range(0, 243, 7) for j in range(243))
