@@ -1,0 +1,88 @@
+"""Genius Idea played whole in real Chromium: riddles, reveals, re-ordering and the race."""
+
+from __future__ import annotations
+
+from playwright.async_api import Browser, Page, expect
+from playwright.async_api import Error as PlaywrightError
+
+from browser_rooms import close_all, open_room
+from support import ServerProcess
+
+
+async def visible_enabled(page: Page, selector: str) -> bool:
+    loc = page.locator(selector).first
+    try:
+        return await loc.is_visible() and await loc.is_enabled()
+    except PlaywrightError:
+        return False
+
+
+async def step(page: Page, n: int) -> bool:
+    """Do whatever this person may do now, as a person would. True if they acted."""
+    try:
+        if (
+            await visible_enabled(page, '[data-testid="gi-prepare"]')
+            and await page.locator('[data-testid="gi-prepare-submit"]').is_visible()
+        ):
+            cards = page.locator('[data-testid="gi-prepare"] [data-word]')
+            await expect(cards).to_have_count(10)
+            for i in range(6):  # the first tap picks the answer, the next five the hints
+                await cards.nth(i).click()
+            await page.get_by_test_id("gi-prepare-submit").click()
+            await expect(page.get_by_test_id("gi-prepare-submit")).to_be_hidden()
+            return True
+        if await visible_enabled(page, '[data-testid="gi-reveal"]'):
+            await page.get_by_test_id("gi-reveal").first.click()
+            return True
+        if await visible_enabled(page, '[data-testid="gi-order-submit"]'):
+            if await visible_enabled(page, '[data-testid="gi-move-down"]'):
+                await page.get_by_test_id("gi-move-down").first.click()  # re-order with a button
+            await page.get_by_test_id("gi-order-submit").click()
+            return True
+        if await page.get_by_test_id("gi-guess-confirm").is_visible():
+            if n % 3 == 0 and await visible_enabled(page, '[data-testid="gi-pass"]'):
+                await page.get_by_test_id("gi-pass").click()
+                return True
+            cards = page.locator("[data-public-word]:not([disabled])")
+            count = await cards.count()
+            if count == 0:
+                return False
+            await cards.nth(n % count).click()
+            await page.get_by_test_id("gi-guess-confirm").click(timeout=2000)
+            return True
+    except PlaywrightError:
+        return False  # the view moved on under our fingers; look again
+    return False
+
+
+async def play_to_the_end(pages: list[Page], limit: int = 600) -> None:
+    for n in range(limit):
+        if await pages[0].get_by_test_id("gi-result").is_visible():
+            return
+        acted = False
+        for page in pages:
+            acted = await step(page, n) or acted
+        if not acted:
+            await pages[0].wait_for_timeout(50)
+    raise AssertionError("the game did not end")
+
+
+async def test_three_players_play_a_whole_competitive_game(server: ServerProcess, browser: Browser) -> None:
+    pages = await open_room(browser, server.base, "genius-idea", ["Ada", "Grace", "Linus"])
+    # everyone prepares a riddle from their own 10 cards
+    for page in pages:
+        await expect(page.get_by_test_id("gi-prepare").locator("[data-word]")).to_have_count(10)
+    await play_to_the_end(pages)
+    for page in pages:
+        await expect(page.get_by_test_id("gi-result")).to_be_visible()
+        await expect(page.get_by_test_id("gi-history").locator("[data-round]")).to_have_count(3)
+    await close_all(pages)
+
+
+async def test_two_players_play_a_whole_coop_game(server: ServerProcess, browser: Browser) -> None:
+    pages = await open_room(browser, server.base, "genius-idea", ["Ada", "Grace"])
+    await play_to_the_end(pages)
+    for page in pages:
+        await expect(page.get_by_test_id("gi-result")).to_be_visible()
+        await expect(page.get_by_test_id("gi-history").locator("[data-round]")).to_have_count(4)
+    await close_all(pages)
