@@ -1,0 +1,71 @@
+"""Brainiac or IDIOT! played whole by three people in real Chromium."""
+
+from __future__ import annotations
+
+from playwright.async_api import Browser, Page, expect
+from playwright.async_api import Error as PlaywrightError
+
+from browser_rooms import close_all, open_room
+from support import ServerProcess
+
+
+async def shown(page: Page, selector: str) -> bool:
+    loc = page.locator(selector).first
+    try:
+        return await loc.is_visible() and await loc.is_enabled()
+    except PlaywrightError:
+        return False
+
+
+async def step(page: Page, n: int) -> bool:
+    try:
+        if await shown(page, '[data-testid="bq-keep"]'):
+            await page.get_by_test_id("bq-trade" if n == 0 else "bq-keep").click()
+            return True
+        asks = page.locator('[data-testid^="bq-ask-"]:not([disabled])')
+        if await asks.count() and await asks.first.is_visible():
+            await asks.first.click()
+            return True
+        if await shown(page, '[data-testid="bq-answer-input"]'):
+            identity = await page.get_by_test_id("bq-identity").get_attribute("data-identity")
+            # an IDIOT must answer wrong; a Brainiac tries (we type a guess, not the answer)
+            text = "definitely not it" if identity == "idiot" else f"my best guess {n}"
+            await page.get_by_test_id("bq-answer-input").fill(text)
+            await page.get_by_test_id("bq-answer-submit").click()
+            await expect(page.get_by_test_id("bq-answer-input")).to_be_hidden()
+            return True
+        if await shown(page, '[data-testid="bq-judge-confirm"]'):
+            overrides = page.locator('[data-testid^="bq-override-"]')
+            if n % 2 == 0 and await overrides.count():
+                await overrides.first.click()  # the Genius overrules one verdict
+            await page.get_by_test_id("bq-judge-confirm").click()
+            return True
+        if await shown(page, '[data-testid="bq-accuse-none"]'):
+            targets = page.locator('[data-testid^="bq-accuse-"]:not([data-testid="bq-accuse-none"]):not([disabled])')
+            if n % 2 == 1 and await targets.count():
+                await targets.first.click()
+            else:
+                await page.get_by_test_id("bq-accuse-none").click()
+            return True
+    except PlaywrightError:
+        return False
+    return False
+
+
+async def test_three_players_play_a_whole_game_to_the_result(server: ServerProcess, browser: Browser) -> None:
+    pages = await open_room(browser, server.base, "brainiac", ["Ada", "Grace", "Linus"])
+    # each player's identity is their own secret
+    for page in pages:
+        await expect(page.get_by_test_id("bq-card")).to_be_visible()
+    for n in range(800):
+        if await pages[0].get_by_test_id("bq-result").is_visible():
+            break
+        acted = False
+        for page in pages:
+            acted = await step(page, n) or acted
+        if not acted:
+            await pages[0].wait_for_timeout(50)
+    for page in pages:
+        await expect(page.get_by_test_id("bq-result")).to_be_visible()
+        await expect(page.get_by_test_id("bq-reveal")).to_be_visible()
+    await close_all(pages)
