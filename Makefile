@@ -20,8 +20,8 @@ run: install
 	$(BIN)/geniusnight serve --no-migrate
 
 lint: install
-	$(BIN)/ruff check src tests
-	$(BIN)/ruff format --check src tests
+	$(BIN)/ruff check src tests bench scripts alembic
+	$(BIN)/ruff format --check src tests bench scripts alembic
 
 typecheck: install
 	$(BIN)/mypy

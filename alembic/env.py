@@ -20,9 +20,7 @@ target_metadata = Base.metadata
 
 def database_url() -> str:
     return (
-        config.attributes.get("url")
-        or context.get_x_argument(as_dictionary=True).get("url")
-        or Settings().database_url
+        config.attributes.get("url") or context.get_x_argument(as_dictionary=True).get("url") or Settings().database_url
     )
 
 

@@ -1,0 +1,78 @@
+"""`make bench`: every benchmark, one after the other, on this machine.
+
+Figures and the exact commands are recorded in docs/benchmarks.md. Benchmarks are not tests:
+they print what they measure and never fail on a number.
+
+    .venv/bin/python bench/run_all.py            # everything
+    .venv/bin/python bench/run_all.py --quick    # smaller runs, for a smoke check
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PY = sys.executable
+MOMALAND = Path(os.environ.get("MOMALAND_PYTHON", "/tmp/momaland-venv/bin/python"))
+
+
+def run(title: str, *cmd: str) -> None:
+    print(f"\n=== {title}\n$ {' '.join(cmd)}", flush=True)
+    result = subprocess.run(cmd, cwd=ROOT)
+    if result.returncode:
+        print(f"({title} exited with {result.returncode})", flush=True)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--quick", action="store_true")
+    args = parser.parse_args()
+    quick = args.quick
+    if not MOMALAND.exists():
+        # MOMAland lives only in its own environment, never in the project's
+        run("MOMAland 0.2.0 in its own venv", "bash", "bench/ingenious/setup_momaland.sh")
+    run(
+        "Ingenious: playouts vs MOMAland, move listing",
+        PY,
+        "bench/ingenious/bench.py",
+        "--games",
+        "40" if quick else "200",
+    )
+    run("Ingenious: bot strength (2 players)", PY, "bench/ingenious/match.py", "--games", "20" if quick else "100")
+    run(
+        "Ingenious: bot strength (4 players)",
+        PY,
+        "bench/ingenious/match.py",
+        "--games",
+        "10" if quick else "40",
+        "--players",
+        "4",
+    )
+    run("Genius Idea: smart vs random Solvers", PY, "bench/genius_idea/match.py", "--games", "40" if quick else "200")
+    load = [PY, "-m", "geniusnight.cli", "bench", "load"]
+    if quick:
+        load += ["--rooms", "20", "--duration", "5", "--idle", "200"]
+    run("Load: one process on SQLite, with the bare websocket baseline", *load)
+    pg = os.environ.get("GENIUSNIGHT_BENCH_POSTGRES_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test")
+    redis = os.environ.get("GENIUSNIGHT_BENCH_REDIS_URL", "redis://127.0.0.1:6379/0")
+    for processes in ("1", "2"):
+        run(
+            f"Load: {processes} process(es) on PostgreSQL + Redis",
+            *load,
+            "--database-url",
+            pg,
+            "--redis-url",
+            redis,
+            "--processes",
+            processes,
+            "--no-bare",
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
