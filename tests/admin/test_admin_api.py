@@ -220,6 +220,12 @@ async def test_admin_close_room_tells_players_and_keeps_the_log(app: Any, client
     assert [x["id"] for x in rows] == [g["room_id"]]
     log = (await client.get(f"/api/admin/games/{g['game_id']}/log", headers=bearer(ADMIN))).json()
     assert [m["seq"] for m in log["moves"]] == [1]
+    # nobody plays on in a closed room: not a player, not a bot, not a clock
+    outcome = await app.state.services.games.submit(g["game_id"], 1, {"type": "add", "n": 1})
+    assert not outcome.ok and outcome.code == "room_closed"
+    app.state.services.games.forget(g["game_id"])  # a restarted process knows it too
+    outcome = await app.state.services.games.submit(g["game_id"], None, {"type": "timeout"})
+    assert not outcome.ok and outcome.code == "room_closed"
 
 
 # --- games ---------------------------------------------------------------------------------

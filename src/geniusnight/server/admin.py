@@ -297,7 +297,11 @@ async def close_room(
     room.status = "closed"
     room.updated_at = datetime.now(UTC)
     await session.commit()
-    await get_services(request).bus.publish({"kind": "closed", "room": room_id, "message": message})
+    services = get_services(request)
+    for live in services.games.live.values():
+        if live.room_id == room_id:
+            live.closed = True  # bots and clocks stop; every later move is refused
+    await services.bus.publish({"kind": "closed", "room": room_id, "message": message})
     return {"room": room_id, "status": "closed", "already_closed": already}
 
 

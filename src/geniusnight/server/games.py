@@ -41,6 +41,7 @@ class LiveGame:
     refs: dict[tuple[int | None, str], int] = field(default_factory=dict)
     deadline_at: datetime | None = None
     deadline_seq: int | None = None
+    closed: bool = False  # its room was closed: the log stays, nobody plays on
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     @property
@@ -115,6 +116,8 @@ class GameService:
                 deadline_at=_aware(game.deadline_at),
                 deadline_seq=game.deadline_seq,
             )
+            room = await s.get(Room, game.room_id)
+            live.closed = room is not None and room.status == "closed"
         await self._replay_new_moves(live)
         return live
 
@@ -189,6 +192,8 @@ class GameService:
             return Outcome(True, live.refs[(seat, ref)], duplicate=True)
         if live.over:
             return await self._refuse(live, seat, action, "game_over", "The game is over.")
+        if live.closed:
+            return await self._refuse(live, seat, action, "room_closed", "This room was closed.")
         try:
             new_state = live.engine.apply(live.state, seat, action)
         except IllegalAction as e:
