@@ -1,0 +1,1 @@
+"""Benchmarks of the running server (``geniusnight bench load``); not imported by the app."""

@@ -1,0 +1,694 @@
+"""``geniusnight bench load``: real games over real websockets, as fast as the server allows.
+
+The benchmark starts the server (one or more ``geniusnight serve`` processes on a fresh
+SQLite file, or on a fresh PostgreSQL database with Redis) or targets a running one, opens
+``--rooms`` rooms of ``--clients`` seated websocket clients, and plays whole games: for the
+seat to act, the client side computes the engine's bot move (``engine.bot_action`` on a
+shadow state replayed from the game's seed, which the benchmark reads through the admin
+export), sends it, and waits until *every* client of the room has the ``state`` frame of the
+new ``seq`` before the next move. A finished game is followed by a rematch.
+
+It reports accepted moves per second, the latency from a move's send to the last client's
+state frame for that ``seq`` (p50/p95/p99), errors, the server processes' CPU and RSS
+(psutil), and the memory of idle connections (``--idle`` websockets opened at once; RSS
+delta divided by their number). The same room loop then runs against a bare uvicorn
+broadcast server (:mod:`geniusnight.bench.bare`) that sends frames of the same mean size,
+and our throughput is reported as a ratio of it.
+
+Clients: one asyncio process per ``--client-procs`` (default 1) using the ``websockets``
+library; only the head of each state frame is parsed (a regular expression for ``game_id``
+and ``seq``), so a client costs little more than the socket reads.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import multiprocessing
+import os
+import re
+import secrets
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[3]
+TESTS = ROOT / "tests"
+ADMIN_TOKEN = "bench-admin-token-" + "x" * 16
+HEAD = re.compile(r'^\{"type":"state","game_id":(\d+),"seq":(\d+)')
+
+DEFAULT_OPTIONS = {"ingenious": {"variant": "standard"}, "count21": {"target": 99}}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+# --- servers -------------------------------------------------------------------------------
+
+
+@dataclass
+class Server:
+    """One server subprocess (ours or the bare one)."""
+
+    argv: list[str]
+    env: dict[str, str]
+    port: int
+    proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_base(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def start(self, probe: str | None = "/api/games") -> Server:
+        import httpx
+
+        log = open(f"/tmp/geniusnight-bench-{self.port}.log", "ab")  # noqa: SIM115
+        self.proc = subprocess.Popen(self.argv, cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited; see /tmp/geniusnight-bench-{self.port}.log")
+            try:
+                if probe is None:
+                    with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
+                        return self
+                elif httpx.get(self.base + probe, timeout=1).status_code == 200:
+                    return self
+            except (OSError, httpx.HTTPError):
+                pass
+            time.sleep(0.1)
+        raise RuntimeError("server did not start in 60 s")
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+
+def our_servers(args: argparse.Namespace, db_url: str) -> list[Server]:
+    env = {
+        **os.environ,
+        "GENIUSNIGHT_ENV": "test",
+        "GENIUSNIGHT_ADMIN_TOKEN": ADMIN_TOKEN,
+        # the clients move as fast as the server answers: lift the per-connection flood limit
+        "GENIUSNIGHT_RATE_PER_SECOND": "100000",
+        "GENIUSNIGHT_RATE_BURST": "100000",
+        "GENIUSNIGHT_BOT_DELAY_MS": "0",
+    }
+    if args.redis_url:
+        env["GENIUSNIGHT_REDIS_URL"] = args.redis_url
+    if args.extra_engine:
+        env["GENIUSNIGHT_EXTRA_ENGINES"] = json.dumps([args.extra_engine])
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (str(TESTS), env.get("PYTHONPATH", "")) if p)
+    servers = []
+    for i in range(args.processes):
+        port = free_port()
+        argv = [sys.executable, "-m", "geniusnight.cli", "serve", "--port", str(port), "--database-url", db_url]
+        if i > 0:
+            argv.append("--no-migrate")
+        servers.append(Server(argv, env, port))
+    return servers
+
+
+def bare_server(frame_bytes: int) -> Server:
+    port = free_port()
+    argv = [sys.executable, "-m", "geniusnight.bench.bare", "--port", str(port), "--frame-bytes", str(frame_bytes)]
+    return Server(argv, dict(os.environ), port)
+
+
+async def fresh_postgres(url: str) -> tuple[str, str]:
+    """CREATE DATABASE gn_bench_<random> on the server of ``url``; return (its URL, its name)."""
+    import asyncpg
+
+    admin = url.replace("postgresql+asyncpg://", "postgresql://")
+    name = f"gn_bench_{secrets.token_hex(4)}"
+    conn = await asyncpg.connect(admin)
+    try:
+        await conn.execute(f'CREATE DATABASE "{name}"')
+    finally:
+        await conn.close()
+    return f"{url.rsplit('/', 1)[0]}/{name}", name
+
+
+async def drop_postgres(url: str, name: str) -> None:
+    import asyncpg
+
+    conn = await asyncpg.connect(url.replace("postgresql+asyncpg://", "postgresql://"))
+    try:
+        await conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    finally:
+        await conn.close()
+
+
+# --- clients -------------------------------------------------------------------------------
+
+
+@dataclass
+class Stats:
+    moves: int = 0
+    errors: int = 0
+    games: int = 0
+    latencies: list[float] = field(default_factory=list)
+    frame_bytes: int = 0
+    frames: int = 0
+    error_samples: list[str] = field(default_factory=list)
+    elapsed: float = 0.0
+    stop: bool = False  # set at the end of the timed window: every room loop ends
+
+    def error(self, text: str) -> None:
+        self.errors += 1
+        if len(self.error_samples) < 5:
+            self.error_samples.append(text[:300])
+
+
+class Room:
+    """One room's clients and the bookkeeping for "every client has seq n"."""
+
+    def __init__(self, k: int) -> None:
+        self.k = k
+        self.game_id: int | None = None
+        self.seen = [0] * k  # per client: the last seq of the current game it got
+        self.target = 0
+        self.done = asyncio.Event()
+        self.failed: str | None = None
+        self.socks: list[Any] = []
+
+    def got_state(self, i: int, game_id: int, seq: int) -> None:
+        if game_id != self.game_id:
+            return
+        if seq > self.seen[i]:
+            self.seen[i] = seq
+        if min(self.seen) >= self.target:
+            self.done.set()
+
+    def expect(self, seq: int) -> None:
+        self.target = seq
+        self.done.clear()
+        if min(self.seen) >= seq:
+            self.done.set()
+
+
+async def _reader(room: Room, i: int, ws: Any, stats: Stats) -> None:
+    with contextlib.suppress(Exception):
+        async for text in ws:
+            if not isinstance(text, str):
+                continue
+            m = HEAD.match(text)
+            if m is not None:
+                stats.frames += 1
+                stats.frame_bytes += len(text)
+                room.got_state(i, int(m.group(1)), int(m.group(2)))
+                continue
+            frame = json.loads(text)
+            kind = frame.get("type")
+            if kind == "error":
+                stats.error(text)
+                room.failed = text
+                room.done.set()
+            elif kind == "state":  # not in the compact form (should not happen)
+                room.got_state(i, int(frame["game_id"]), int(frame["seq"]))
+
+
+async def _http(client: Any, method: str, url: str, **kw: Any) -> Any:
+    r = await client.request(method, url, **kw)
+    r.raise_for_status()
+    return r.json()
+
+
+async def play_room(
+    index: int, args: argparse.Namespace, bases: list[str], stop_at: float, stats: Stats, started: asyncio.Event
+) -> None:
+    """Create a room, seat ``clients`` humans, and play games until ``stop_at``."""
+    try:
+        await _play_room(index, args, bases, stop_at, stats, started)
+    except Exception as e:
+        stats.error(f"room {index}: set-up failed: {e!r}")
+    finally:
+        started.set()
+
+
+async def _play_room(
+    index: int, args: argparse.Namespace, bases: list[str], stop_at: float, stats: Stats, started: asyncio.Event
+) -> None:
+    import httpx
+    import websockets
+
+    from ..engines import get_engine
+
+    engine = get_engine(args.game)
+    k = args.clients
+    base = bases[index % len(bases)]
+    room = Room(k)
+    options = json.loads(args.options) if args.options else DEFAULT_OPTIONS.get(args.game, {})
+    async with httpx.AsyncClient(timeout=60) as http:
+        made = await _http(
+            http, "POST", f"{base}/api/rooms", json={"game": args.game, "options": options, "name": "P0"}
+        )
+        room_id, invite = made["room_id"], made["invite_url"].rsplit("/", 1)[-1]
+        tokens = [made["token"]]
+        for j in range(1, k):
+            http.cookies.clear()  # a seat cookie would make the next join "already seated"
+            tokens.append((await _http(http, "POST", f"{base}/api/join/{invite}", json={"name": f"P{j}"}))["token"])
+        http.cookies.clear()
+        host = {"Authorization": f"Bearer {tokens[0]}"}
+        admin = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
+        # each client on the server its seat number picks: a room's clients span the processes
+        for j in range(k):
+            ws_base = bases[(index + j) % len(bases)].replace("http://", "ws://")
+            ws = await websockets.connect(f"{ws_base}/ws/{room_id}", max_size=1 << 22, compression=None)
+            await ws.send(json.dumps({"type": "hello", "token": tokens[j], "seq": None}))
+            room.socks.append(ws)
+        readers = [asyncio.create_task(_reader(room, j, ws, stats)) for j, ws in enumerate(room.socks)]
+        started.set()
+        path = "start"
+        try:
+            while not stats.stop and room.failed is None:
+                begun = await _http(http, "POST", f"{base}/api/rooms/{room_id}/{path}", headers=host)
+                path = "rematch"
+                room.game_id = begun["game_id"]
+                room.seen = [0] * k
+                export = await _http(http, "GET", f"{base}/api/admin/games/{room.game_id}/export", headers=admin)
+                g = export["game"]
+                state = engine.setup(g["players"], g["options"], g["seed"])
+                seq = 0
+                while engine.outcome(state) is None and not stats.stop:
+                    seat = min(engine.to_act(state))
+                    action = engine.bot_action(state, seat, args.policy, seq * 7919 + index)
+                    if action is None:
+                        legal = engine.legal_actions(state, seat) or [{}]
+                        action = legal[0]
+                    room.expect(seq + 1)
+                    t0 = time.perf_counter()
+                    await room.socks[seat].send(
+                        json.dumps({"type": "act", "ref": f"m{seq}", "action": action}, separators=(",", ":"))
+                    )
+                    try:
+                        await asyncio.wait_for(room.done.wait(), 30)
+                    except TimeoutError:
+                        stats.error(f"room {room_id}: no state for seq {seq + 1} in 30 s")
+                        return
+                    if room.failed is not None:
+                        return
+                    stats.latencies.append(time.perf_counter() - t0)
+                    stats.moves += 1
+                    state = engine.apply(state, seat, action)
+                    seq += 1
+                if engine.outcome(state) is not None:
+                    stats.games += 1
+        except Exception as e:
+            stats.error(f"room {room_id}: {e!r}")
+        finally:
+            for task in readers:
+                task.cancel()
+            await _close_all(room.socks)
+
+
+async def play_bare_room(
+    index: int, args: argparse.Namespace, ws_base: str, stop_at: float, stats: Stats, started: asyncio.Event
+) -> None:
+    """The same loop against the bare server: an act, then every client gets seq n."""
+    try:
+        await _play_bare_room(index, args, ws_base, stop_at, stats, started)
+    except Exception as e:
+        stats.error(f"bare room {index}: set-up failed: {e!r}")
+    finally:
+        started.set()
+
+
+async def _play_bare_room(
+    index: int, args: argparse.Namespace, ws_base: str, stop_at: float, stats: Stats, started: asyncio.Event
+) -> None:
+    import websockets
+
+    k = args.clients
+    room = Room(k)
+    room.game_id = 1
+    for _ in range(k):
+        ws = await websockets.connect(f"{ws_base}/ws/r{index}", max_size=1 << 22, compression=None)
+        await ws.send('{"type":"hello"}')
+        room.socks.append(ws)
+    readers = [asyncio.create_task(_reader(room, j, ws, stats)) for j, ws in enumerate(room.socks)]
+    started.set()
+    seq = 0
+    try:
+        while not stats.stop:
+            room.expect(seq + 1)
+            t0 = time.perf_counter()
+            await room.socks[seq % k].send(json.dumps({"type": "act", "ref": f"m{seq}", "action": {}}))
+            await asyncio.wait_for(room.done.wait(), 30)
+            stats.latencies.append(time.perf_counter() - t0)
+            stats.moves += 1
+            seq += 1
+    except Exception as e:
+        stats.error(f"bare room {index}: {e!r}")
+    finally:
+        for task in readers:
+            task.cancel()
+        await _close_all(room.socks)
+
+
+async def run_rooms(args: argparse.Namespace, bases: list[str], indexes: list[int], bare: bool) -> Stats:
+    """Open this shard's rooms, wait until all are connected, then count ``duration`` seconds
+    of play; the rooms run on until they are cancelled at the end of the window."""
+    stats = Stats()
+    forever = time.perf_counter() + 86_400.0
+    ready = [asyncio.Event() for _ in indexes]
+    if bare:
+        ws_base = bases[0].replace("http://", "ws://")
+        coros = [play_bare_room(i, args, ws_base, forever, stats, ev) for i, ev in zip(indexes, ready, strict=True)]
+    else:
+        coros = [play_room(i, args, bases, forever, stats, ev) for i, ev in zip(indexes, ready, strict=True)]
+    runners = [asyncio.create_task(c) for c in coros]
+    await asyncio.wait_for(asyncio.gather(*(e.wait() for e in ready)), 300)
+    await asyncio.sleep(1)  # the first states have arrived
+    stats.moves, stats.games, stats.frames, stats.frame_bytes = 0, 0, 0, 0
+    stats.latencies = []
+    t0 = time.perf_counter()
+    await asyncio.sleep(args.duration)
+    elapsed = time.perf_counter() - t0
+    moves, games, latencies = stats.moves, stats.games, list(stats.latencies)
+    frames, frame_bytes = stats.frames, stats.frame_bytes
+    stats.stop = True
+    _done, pending = await asyncio.wait(runners, timeout=40)
+    for task in pending:
+        task.cancel()
+    stats.moves, stats.games, stats.latencies = moves, games, latencies
+    stats.frames, stats.frame_bytes = frames, frame_bytes
+    stats.elapsed = elapsed
+    return stats
+
+
+def _shard(payload: tuple[argparse.Namespace, list[str], list[int], bool]) -> dict[str, Any]:
+    args, bases, indexes, bare = payload
+    if args.extra_engine:
+        _register_extra(args.extra_engine)
+    stats = asyncio.run(run_rooms(args, bases, indexes, bare))
+    return {
+        "moves": stats.moves,
+        "errors": stats.errors,
+        "games": stats.games,
+        "latencies": stats.latencies,
+        "frames": stats.frames,
+        "frame_bytes": stats.frame_bytes,
+        "elapsed": stats.elapsed,
+        "error_samples": stats.error_samples,
+    }
+
+
+def _register_extra(spec: str) -> None:
+    import importlib
+
+    from ..engines import ENGINES, register
+
+    if str(TESTS) not in sys.path:
+        sys.path.insert(0, str(TESTS))
+    module, _, attr = spec.partition(":")
+    engine = getattr(importlib.import_module(module), attr or "ENGINE")
+    if engine.info.id not in ENGINES:
+        register(engine)
+
+
+def run_clients(args: argparse.Namespace, bases: list[str], bare: bool) -> dict[str, Any]:
+    """Run the rooms in ``--client-procs`` processes; merge their figures."""
+    rooms = list(range(args.rooms))
+    shards = [rooms[i :: args.client_procs] for i in range(args.client_procs)]
+    payloads = [(args, bases, shard, bare) for shard in shards if shard]
+    if len(payloads) == 1:
+        results = [_shard(payloads[0])]
+    else:
+        with multiprocessing.get_context("spawn").Pool(len(payloads)) as pool:
+            results = pool.map(_shard, payloads)
+    merged: dict[str, Any] = {"moves": 0, "errors": 0, "games": 0, "frames": 0, "frame_bytes": 0}
+    latencies: list[float] = []
+    samples: list[str] = []
+    for r in results:
+        for key in merged:
+            merged[key] += r[key]
+        latencies += r["latencies"]
+        samples += r["error_samples"]
+    elapsed = max(r["elapsed"] for r in results)
+    merged["elapsed"] = elapsed
+    merged["moves_per_second"] = merged["moves"] / elapsed if elapsed else 0.0
+    merged["latency_ms"] = _percentiles(latencies)
+    merged["mean_frame_bytes"] = merged["frame_bytes"] // merged["frames"] if merged["frames"] else 0
+    merged["error_samples"] = samples[:5]
+    return merged
+
+
+def _percentiles(values: list[float]) -> dict[str, float]:
+    if len(values) < 2:
+        return {"p50": 0.0, "p95": 0.0, "p99": 0.0}
+    qs = statistics.quantiles(values, n=100, method="inclusive")
+    return {"p50": round(qs[49] * 1000, 2), "p95": round(qs[94] * 1000, 2), "p99": round(qs[98] * 1000, 2)}
+
+
+# --- idle connections ----------------------------------------------------------------------
+
+
+async def idle_memory(base: str, pid: int, count: int, game: str, per_room: int = 5) -> dict[str, Any]:
+    """Open ``count`` idle websockets (``per_room`` tabs of each lobby room's host); RSS delta."""
+    import httpx
+    import psutil
+    import websockets
+
+    proc = psutil.Process(pid)
+    async with httpx.AsyncClient(timeout=60) as http:
+        hosts = []
+        for _ in range((count + per_room - 1) // per_room):
+            made = await _http(http, "POST", f"{base}/api/rooms", json={"game": game, "options": {}, "name": "Idle"})
+            hosts.append((made["room_id"], made["token"]))
+    ws_base = base.replace("http://", "ws://")
+
+    async def open_one(room_id: str, token: str, into: list[Any]) -> None:
+        ws = await websockets.connect(f"{ws_base}/ws/{room_id}", max_size=1 << 22, compression=None)
+        await ws.send(json.dumps({"type": "hello", "token": token, "seq": None}))
+        await ws.recv()  # the welcome
+        into.append(ws)
+
+    async def open_many(n: int) -> list[Any]:
+        socks: list[Any] = []
+        for start in range(0, n, 100):
+            await asyncio.gather(*(open_one(*hosts[i // per_room], socks) for i in range(start, min(n, start + 100))))
+        return socks
+
+    # a first round warms the server up (imports, caches, the allocator's arenas)
+    await _close_all(await open_many(min(count, 50)))
+    await asyncio.sleep(2)
+    before = proc.memory_info().rss
+    socks = await open_many(count)
+    await asyncio.sleep(3)  # the room frames each connect set off have gone out
+    after = proc.memory_info().rss
+    await _close_all(socks)
+    return {
+        "connections": len(socks),
+        "rss_before_mib": round(before / 2**20, 1),
+        "rss_after_mib": round(after / 2**20, 1),
+        "kib_per_connection": round((after - before) / 1024 / max(1, len(socks)), 1),
+    }
+
+
+async def _close_all(socks: list[Any]) -> None:
+    """Close at once: one by one, each close waits behind the frames the others set off."""
+
+    async def close(ws: Any) -> None:
+        try:
+            await asyncio.wait_for(ws.close(), 2)
+        except Exception:
+            with contextlib.suppress(Exception):
+                ws.transport.abort()
+
+    await asyncio.gather(*(close(ws) for ws in socks))
+
+
+# --- the whole run -------------------------------------------------------------------------
+
+
+class Sampler:
+    """CPU seconds and RSS of the server processes over the timed window."""
+
+    def __init__(self, pids: list[int]) -> None:
+        import psutil
+
+        self.procs = [psutil.Process(pid) for pid in pids]
+        self.cpu0 = [sum(p.cpu_times()[:2]) for p in self.procs]
+        self.t0 = time.perf_counter()
+
+    def result(self) -> dict[str, Any]:
+        elapsed = time.perf_counter() - self.t0
+        cpu = [sum(p.cpu_times()[:2]) - c0 for p, c0 in zip(self.procs, self.cpu0, strict=True)]
+        return {
+            "cpu_percent": [round(100 * c / elapsed, 1) for c in cpu],
+            "rss_mib": [round(p.memory_info().rss / 2**20, 1) for p in self.procs],
+        }
+
+
+def bench(args: argparse.Namespace) -> dict[str, Any]:
+    report: dict[str, Any] = {
+        "game": args.game,
+        "rooms": args.rooms,
+        "clients": args.clients,
+        "duration_s": args.duration,
+        "processes": args.processes,
+        "client_procs": args.client_procs,
+    }
+    servers: list[Server] = []
+    pg_name: str | None = None
+    tmp = tempfile.TemporaryDirectory(prefix="gn-bench-")
+    try:
+        if args.target:
+            bases = [b.rstrip("/") for b in args.target.split(",")]
+            pids = [int(p) for p in args.server_pid.split(",")] if args.server_pid else []
+        else:
+            if args.database_url and args.database_url.startswith("postgresql"):
+                db_url, pg_name = asyncio.run(fresh_postgres(args.database_url))
+                report["database"] = "postgresql"
+            else:
+                db_url = args.database_url or f"sqlite+aiosqlite:///{tmp.name}/bench.db"
+                report["database"] = "sqlite"
+            report["redis"] = bool(args.redis_url)
+            servers = our_servers(args, db_url)
+            for server in servers:
+                server.start()
+            bases = [s.base for s in servers]
+            pids = [s.proc.pid for s in servers if s.proc is not None]
+        if args.idle and pids:  # first, on a server that has not yet played
+            report["idle"] = asyncio.run(idle_memory(bases[0], pids[0], args.idle, args.game))
+        sampler = Sampler(pids) if pids else None
+        ours = run_clients(args, bases, bare=False)
+        if sampler is not None:
+            ours["server"] = sampler.result()
+        report["ours"] = ours
+    finally:
+        for server in servers:
+            server.stop()
+        if pg_name is not None:
+            asyncio.run(drop_postgres(args.database_url, pg_name))
+        tmp.cleanup()
+    if args.bare:
+        bare = bare_server(report["ours"]["mean_frame_bytes"] or 1000).start(probe=None)
+        try:
+            assert bare.proc is not None
+            sampler = Sampler([bare.proc.pid])
+            result = run_clients(args, [bare.base], bare=True)
+            result["server"] = sampler.result()
+            report["bare"] = result
+            if args.idle:
+                report["bare"]["idle"] = asyncio.run(_bare_idle(bare, args.idle))
+        finally:
+            bare.stop()
+        if result["moves_per_second"]:
+            report["ratio_to_bare"] = round(report["ours"]["moves_per_second"] / result["moves_per_second"], 3)
+    return report
+
+
+async def _bare_idle(server: Server, count: int) -> dict[str, Any]:
+    import psutil
+    import websockets
+
+    assert server.proc is not None
+    proc = psutil.Process(server.proc.pid)
+    await asyncio.sleep(1)
+    before = proc.memory_info().rss
+    socks = []
+    for start in range(0, count, 100):
+        ends = range(start, min(count, start + 100))
+        batch = [websockets.connect(f"{server.ws_base}/ws/idle{i // 20}", compression=None) for i in ends]
+        socks += await asyncio.gather(*batch)
+    await asyncio.sleep(3)
+    after = proc.memory_info().rss
+    await _close_all(socks)
+    return {"connections": len(socks), "kib_per_connection": round((after - before) / 1024 / max(1, len(socks)), 1)}
+
+
+def summary(report: dict[str, Any]) -> str:
+    ours = report["ours"]
+    lines = [
+        f"game {report['game']}, {report['rooms']} rooms x {report['clients']} clients, "
+        f"{report.get('database', 'target')} x {report['processes']} process(es)"
+        + (", redis" if report.get("redis") else ""),
+        f"  ours: {ours['moves_per_second']:.0f} moves/s ({ours['moves']} moves, {ours['games']} games), "
+        f"latency p50 {ours['latency_ms']['p50']} ms p95 {ours['latency_ms']['p95']} ms "
+        f"p99 {ours['latency_ms']['p99']} ms, errors {ours['errors']}, mean state frame {ours['mean_frame_bytes']} B",
+    ]
+    if "server" in ours:
+        lines.append(f"  server CPU {ours['server']['cpu_percent']} %, RSS {ours['server']['rss_mib']} MiB")
+    if "idle" in report:
+        idle = report["idle"]
+        lines.append(
+            f"  idle: {idle['connections']} connections, {idle['kib_per_connection']} KiB each "
+            f"(RSS {idle['rss_before_mib']} -> {idle['rss_after_mib']} MiB)"
+        )
+    if "bare" in report:
+        bare = report["bare"]
+        lines.append(
+            f"  bare: {bare['moves_per_second']:.0f} moves/s, p50 {bare['latency_ms']['p50']} ms "
+            f"p99 {bare['latency_ms']['p99']} ms, CPU {bare['server']['cpu_percent']} %"
+            + (f", idle {bare['idle']['kib_per_connection']} KiB/connection" if "idle" in bare else "")
+        )
+        lines.append(f"  ours / bare throughput: {report.get('ratio_to_bare')}")
+    for sample in ours.get("error_samples", []):
+        lines.append(f"  error: {sample}")
+    return "\n".join(lines)
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--game", default="ingenious", help="engine id (count21 is the tests' toy game)")
+    p.add_argument("--options", help="game options as JSON (default: a standard game)")
+    p.add_argument("--policy", default="random", help="the bot policy the clients play with")
+    p.add_argument("--rooms", type=int, default=200)
+    p.add_argument("--clients", type=int, default=4, help="seated clients per room")
+    p.add_argument("--duration", type=float, default=20.0, help="seconds of timed play")
+    p.add_argument("--processes", type=int, default=1, help="server processes to start")
+    p.add_argument("--database-url", help="default: a fresh SQLite file; postgresql+asyncpg://... makes a fresh db")
+    p.add_argument("--redis-url", help="redis://... (needed for more than one process)")
+    p.add_argument("--target", help="comma-separated base URLs of running servers (admin token: see docs)")
+    p.add_argument("--server-pid", help="comma-separated PIDs of --target servers, for CPU/RSS")
+    p.add_argument("--client-procs", type=int, default=1, help="client processes")
+    p.add_argument("--idle", type=int, default=1000, help="idle connections for the memory figure (0: skip)")
+    p.add_argument("--no-bare", dest="bare", action="store_false", help="skip the bare broadcast baseline")
+    p.add_argument("--json", type=Path, help="also write the report as JSON here")
+    p.add_argument("--extra-engine", help="module:attribute of an extra engine (count21: toygame:ENGINE)")
+
+
+def main(args: argparse.Namespace) -> int:
+    if args.game == "count21" and not args.extra_engine:
+        args.extra_engine = "toygame:ENGINE"
+    if args.extra_engine:
+        _register_extra(args.extra_engine)
+    if args.processes > 1 and not args.redis_url and not args.target:
+        print("more than one process needs --redis-url and a PostgreSQL --database-url", file=sys.stderr)
+        return 2
+    report = bench(args)
+    print(summary(report))
+    if args.json:
+        args.json.write_text(json.dumps(report, indent=2) + "\n")
+    return 0 if report["ours"]["errors"] == 0 else 1
+
+
+def cli(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="geniusnight bench load", description=__doc__)
+    add_arguments(parser)
+    return main(parser.parse_args(argv))
+
+
+if __name__ == "__main__":
+    sys.exit(cli())
