@@ -99,7 +99,16 @@ def main(argv: list[str] | None = None) -> int:
     p_db.add_argument("--database-url")
     p_replay = sub.add_parser("replay", help="replay an admin JSON export through its engine")
     p_replay.add_argument("file", type=Path)
+    p_bench = sub.add_parser("bench", help="benchmarks against a running server")
+    bench_sub = p_bench.add_subparsers(dest="bench", required=True)
+    from .bench.load import add_arguments as add_load_arguments
+
+    add_load_arguments(bench_sub.add_parser("load", help="real games over websockets: moves/s, latency, memory"))
     args = parser.parse_args(argv)
+    if args.command == "bench":
+        from .bench.load import main as bench_load
+
+        return bench_load(args)
     if args.command == "replay":
         from .server.replay import replay_file
 
