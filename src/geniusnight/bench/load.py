@@ -670,6 +670,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
+    import signal
+
+    # a terminated benchmark still stops the servers it started (the ``finally`` blocks)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     if args.game == "count21" and not args.extra_engine:
         args.extra_engine = "toygame:ENGINE"
     if args.extra_engine:
