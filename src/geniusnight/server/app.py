@@ -93,6 +93,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await services.driver.resume_all()
         yield
         await services.driver.stop()
+        await services.games.close()
         await services.bus.stop()
         await services.db.dispose()
 

@@ -8,6 +8,7 @@ and fanned out. State is rebuilt by replaying the log through the engine.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import logging
 from collections.abc import Awaitable, Callable
@@ -82,6 +83,7 @@ class GameService:
         self._load_locks: dict[int, asyncio.Lock] = {}
         # called after each committed move (fan-out and the bot/timer driver hook in here)
         self.on_commit: list[Callable[[LiveGame], Awaitable[None]]] = []
+        self.writer = GroupCommit(db)
 
     # --- loading ---------------------------------------------------------------------
 
@@ -162,6 +164,9 @@ class GameService:
             assert game is not None
             game.deadline_at, game.deadline_seq = live.deadline_at, 0
 
+    async def close(self) -> None:
+        await self.writer.stop()
+
     def forget(self, game_id: int) -> None:
         self.live.pop(game_id, None)
 
@@ -205,27 +210,26 @@ class GameService:
         now = datetime.now(UTC)
         deadline_at, deadline_seq = self._next_deadline(live, new_state, seq, now)
         result = live.engine.outcome(new_state)
+        values: dict[str, Any] = {
+            "last_seq": seq,
+            "last_move_at": now,
+            "deadline_at": deadline_at,
+            "deadline_seq": deadline_seq,
+        }
+        if result is not None:
+            values.update(result=result, finished_at=now)
+        write = PendingWrite(
+            move={"game_id": live.id, "seq": seq, "seat": seat, "action": action, "ref": ref, "created_at": now},
+            game_id=live.id,
+            game_values=values,
+            room_id=live.room_id if result is not None else None,
+            now=now,
+        )
         try:
-            async with self.db.sessions() as s, s.begin():
-                # two statements and one commit: the hot path of every move
-                await s.execute(
-                    insert(Move).values(game_id=live.id, seq=seq, seat=seat, action=action, ref=ref, created_at=now)
-                )
-                values: dict[str, Any] = {
-                    "last_seq": seq,
-                    "last_move_at": now,
-                    "deadline_at": deadline_at,
-                    "deadline_seq": deadline_seq,
-                }
-                if result is not None:
-                    values.update(result=result, finished_at=now)
-                await s.execute(update(Game).where(Game.id == live.id).values(**values))
-                if result is not None:
-                    await s.execute(
-                        update(Room)
-                        .where(Room.id == live.room_id, Room.current_game_id == live.id)
-                        .values(status="finished", updated_at=now)
-                    )
+            if self.multi_process:
+                await write_moves(self.db, [write])  # races are expected: each move alone
+            else:
+                await self.writer.write(write)
         except IntegrityError:
             return None
         live.state = new_state
@@ -269,6 +273,89 @@ class GameService:
         except Exception:  # the debugging record is best-effort
             log.exception("could not record a refused action")
         return Outcome(False, live.seq, code, message)
+
+
+@dataclass
+class PendingWrite:
+    """One accepted move waiting for its commit."""
+
+    move: dict[str, Any]
+    game_id: int
+    game_values: dict[str, Any]
+    room_id: str | None  # set when the move ends the game: the room becomes "finished"
+    now: datetime
+    done: asyncio.Future[None] | None = None
+
+
+async def write_moves(db: Database, batch: list[PendingWrite]) -> None:
+    """Write moves in one transaction; returns once it is durably committed."""
+    async with db.sessions() as s, s.begin():
+        await s.execute(insert(Move), [w.move for w in batch])
+        for w in batch:
+            await s.execute(update(Game).where(Game.id == w.game_id).values(**w.game_values))
+            if w.room_id is not None:
+                await s.execute(
+                    update(Room)
+                    .where(Room.id == w.room_id, Room.current_game_id == w.game_id)
+                    .values(status="finished", updated_at=w.now)
+                )
+
+
+class GroupCommit:
+    """Group commit for one process: moves of different games that arrive while a commit is
+    under way are written together in the next transaction, and each is acknowledged only
+    after the commit that holds it. (Moves of one game are already one at a time: its lock.)"""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self.pending: list[PendingWrite] = []
+        self.wake = asyncio.Event()
+        self.task: asyncio.Task[None] | None = None
+
+    async def write(self, item: PendingWrite) -> None:
+        item.done = asyncio.get_running_loop().create_future()
+        self.pending.append(item)
+        self.wake.set()
+        if self.task is None or self.task.done():
+            self.task = asyncio.create_task(self._run())
+        await item.done
+
+    async def stop(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.task
+
+    async def _run(self) -> None:
+        while True:
+            await self.wake.wait()
+            self.wake.clear()
+            batch, self.pending = self.pending, []
+            if not batch:
+                continue
+            try:
+                await write_moves(self.db, batch)
+            except Exception:
+                # one bad move must not fail the others: write them one by one
+                for item in batch:
+                    try:
+                        await write_moves(self.db, [item])
+                    except Exception as e:
+                        _settle(item, e)
+                    else:
+                        _settle(item, None)
+            else:
+                for item in batch:
+                    _settle(item, None)
+
+
+def _settle(item: PendingWrite, error: BaseException | None) -> None:
+    if item.done is None or item.done.done():
+        return
+    if error is None:
+        item.done.set_result(None)
+    else:
+        item.done.set_exception(error)
 
 
 def _aware(dt: datetime | None) -> datetime | None:
