@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from playwright.async_api import Browser, Page, expect
+from playwright.async_api import Error as PlaywrightError
 
 from browser_rooms import close_all, open_room
 from support import ServerProcess
@@ -12,24 +13,31 @@ from support import ServerProcess
 
 async def take_turn(page: Page, move: int) -> bool:
     """If it is this page's turn, place a tile (or answer the swap prompt). True if it acted."""
+    try:
+        return await _take_turn(page, move)
+    except PlaywrightError:
+        return False  # the board was locked or moved on under our fingers (e.g. a bonus turn): look again
+
+
+async def _take_turn(page: Page, move: int) -> bool:
     status = await page.get_by_test_id("ingenious-status").text_content() or ""
     if not status.startswith("Your turn"):
         return False
     if "swap" in status:
         # swap now and then, keep the tiles otherwise
-        await page.get_by_test_id("ingenious-swap-yes" if move % 3 == 0 else "ingenious-swap-no").click()
+        await page.get_by_test_id("ingenious-swap-yes" if move % 3 == 0 else "ingenious-swap-no").click(timeout=3000)
         return True
     rack = page.get_by_test_id("ingenious-rack").locator("[data-rack-index]")
-    await rack.nth(move % await rack.count()).click()
+    await rack.nth(move % await rack.count()).click(timeout=3000)
     targets = page.locator('[data-cell][data-target="1"]')
-    await expect(targets.first).to_be_attached()
-    await targets.nth(move % await targets.count()).click()
+    await expect(targets.first).to_be_attached(timeout=3000)
+    await targets.nth(move % await targets.count()).click(timeout=3000)
     partners = page.locator('[data-cell][data-target="1"]')
-    await expect(partners.first).to_be_attached()
-    await partners.first.click()
+    await expect(partners.first).to_be_attached(timeout=3000)
+    await partners.first.click(timeout=3000)
     # the preview of the points shows before the tile is confirmed
     await expect(page.get_by_test_id("ingenious-preview")).to_have_attribute("data-gain", re.compile(r"^\{.*\}$"))
-    await page.get_by_test_id("ingenious-confirm").click()
+    await page.get_by_test_id("ingenious-confirm").click(timeout=3000)
     return True
 
 
