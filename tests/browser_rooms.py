@@ -6,6 +6,16 @@ import json
 from typing import Any
 
 from playwright.async_api import Browser, Page, expect
+from playwright.async_api import Error as PlaywrightError
+
+
+async def can_use(page: Page, selector: str) -> bool:
+    """Is the first element matching ``selector`` on screen and enabled right now (no waiting)?"""
+    loc = page.locator(selector).first
+    try:
+        return await loc.is_visible() and await loc.is_enabled()
+    except PlaywrightError:
+        return False
 
 
 async def open_room(

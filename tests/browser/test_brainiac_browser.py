@@ -5,28 +5,20 @@ from __future__ import annotations
 from playwright.async_api import Browser, Page, expect
 from playwright.async_api import Error as PlaywrightError
 
-from browser_rooms import close_all, open_room
+from browser_rooms import can_use, close_all, open_room
 from support import ServerProcess
-
-
-async def shown(page: Page, selector: str) -> bool:
-    loc = page.locator(selector).first
-    try:
-        return await loc.is_visible() and await loc.is_enabled()
-    except PlaywrightError:
-        return False
 
 
 async def step(page: Page, n: int) -> bool:
     try:
-        if await shown(page, '[data-testid="bq-keep"]'):
+        if await can_use(page, '[data-testid="bq-keep"]'):
             await page.get_by_test_id("bq-trade" if n == 0 else "bq-keep").click()
             return True
         asks = page.locator('[data-testid^="bq-ask-"]:not([disabled])')
         if await asks.count() and await asks.first.is_visible():
             await asks.first.click()
             return True
-        if await shown(page, '[data-testid="bq-answer-input"]'):
+        if await can_use(page, '[data-testid="bq-answer-input"]'):
             identity = await page.get_by_test_id("bq-identity").get_attribute("data-identity")
             # an IDIOT must answer wrong; a Brainiac tries (we type a guess, not the answer)
             text = "definitely not it" if identity == "idiot" else f"my best guess {n}"
@@ -34,13 +26,13 @@ async def step(page: Page, n: int) -> bool:
             await page.get_by_test_id("bq-answer-submit").click()
             await expect(page.get_by_test_id("bq-answer-input")).to_be_hidden()
             return True
-        if await shown(page, '[data-testid="bq-judge-confirm"]'):
+        if await can_use(page, '[data-testid="bq-judge-confirm"]'):
             overrides = page.locator('[data-testid^="bq-override-"]')
             if n % 2 == 0 and await overrides.count():
                 await overrides.first.click()  # the Genius overrules one verdict
             await page.get_by_test_id("bq-judge-confirm").click()
             return True
-        if await shown(page, '[data-testid="bq-accuse-none"]'):
+        if await can_use(page, '[data-testid="bq-accuse-none"]'):
             targets = page.locator('[data-testid^="bq-accuse-"]:not([data-testid="bq-accuse-none"]):not([disabled])')
             if n % 2 == 1 and await targets.count():
                 await targets.first.click()

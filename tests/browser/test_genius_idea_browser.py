@@ -5,23 +5,15 @@ from __future__ import annotations
 from playwright.async_api import Browser, Page, expect
 from playwright.async_api import Error as PlaywrightError
 
-from browser_rooms import close_all, open_room
+from browser_rooms import can_use, close_all, open_room
 from support import ServerProcess
-
-
-async def visible_enabled(page: Page, selector: str) -> bool:
-    loc = page.locator(selector).first
-    try:
-        return await loc.is_visible() and await loc.is_enabled()
-    except PlaywrightError:
-        return False
 
 
 async def step(page: Page, n: int) -> bool:
     """Do whatever this person may do now, as a person would. True if they acted."""
     try:
         if (
-            await visible_enabled(page, '[data-testid="gi-prepare"]')
+            await can_use(page, '[data-testid="gi-prepare"]')
             and await page.locator('[data-testid="gi-prepare-submit"]').is_visible()
         ):
             cards = page.locator('[data-testid="gi-prepare"] [data-word]')
@@ -31,16 +23,16 @@ async def step(page: Page, n: int) -> bool:
             await page.get_by_test_id("gi-prepare-submit").click()
             await expect(page.get_by_test_id("gi-prepare-submit")).to_be_hidden()
             return True
-        if await visible_enabled(page, '[data-testid="gi-reveal"]'):
+        if await can_use(page, '[data-testid="gi-reveal"]'):
             await page.get_by_test_id("gi-reveal").first.click()
             return True
-        if await visible_enabled(page, '[data-testid="gi-order-submit"]'):
-            if await visible_enabled(page, '[data-testid="gi-move-down"]'):
+        if await can_use(page, '[data-testid="gi-order-submit"]'):
+            if await can_use(page, '[data-testid="gi-move-down"]'):
                 await page.get_by_test_id("gi-move-down").first.click()  # re-order with a button
             await page.get_by_test_id("gi-order-submit").click()
             return True
         if await page.get_by_test_id("gi-guess-confirm").is_visible():
-            if n % 3 == 0 and await visible_enabled(page, '[data-testid="gi-pass"]'):
+            if n % 3 == 0 and await can_use(page, '[data-testid="gi-pass"]'):
                 await page.get_by_test_id("gi-pass").click()
                 return True
             cards = page.locator("[data-public-word]:not([disabled])")
