@@ -3,22 +3,10 @@
 // Contract: docs/engine-contract.md. Plain ES module, no build step, text via textContent only.
 // Test hooks (data-testid): docs/rules/brainiac.md.
 
-const LEVELS = ["easy", "medium", "hard", "very hard"];
+// the page's one DOM builder: player text always as text, never HTML
+import { el as h } from "/static/js/api.js";
 
-function h(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k.startsWith("on") && typeof v === "function") node.addEventListener(k.slice(2), v);
-    else if (k === "class") node.className = v;
-    else node.setAttribute(k, v === true ? "" : String(v));
-  }
-  for (const c of children) {
-    if (c === null || c === undefined || c === false) continue;
-    node.append(typeof c === "string" || typeof c === "number" ? document.createTextNode(String(c)) : c);
-  }
-  return node;
-}
+const LEVELS = ["easy", "medium", "hard", "very hard"];
 
 // Element.append would print null as "null": skip empty children.
 function add(node, ...kids) {

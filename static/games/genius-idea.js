@@ -6,20 +6,8 @@
 // updates. Hooks for tests (data-testid / data-* attributes) are listed in
 // docs/rules/genius-idea.md.
 
-function h(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k.startsWith("on") && typeof v === "function") node.addEventListener(k.slice(2), v);
-    else if (k === "class") node.className = v;
-    else node.setAttribute(k, v === true ? "" : String(v));
-  }
-  for (const c of children) {
-    if (c === null || c === undefined || c === false) continue;
-    node.append(typeof c === "string" || typeof c === "number" ? document.createTextNode(String(c)) : c);
-  }
-  return node;
-}
+// the page's one DOM builder: player text always as text, never HTML
+import { el as h } from "/static/js/api.js";
 
 const ROLE_LABEL = { riddler: "Riddler", disruptor: "Disruptor", solver: "Solver" };
 

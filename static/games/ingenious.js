@@ -6,6 +6,9 @@
 // decides which colour goes where; "Flip" swaps them). The preview shows the points; "Place"
 // confirms. Legal targets are highlighted (the first-round start-symbol rule included).
 
+// the page's one DOM builder: player text always as text, never HTML
+import { el as h } from "/static/js/api.js";
+
 const SVG_NS = "http://www.w3.org/2000/svg";
 const COLOURS = ["red", "green", "blue", "orange", "yellow", "purple"];
 const FILL = { red: "#d62839", green: "#2b9348", blue: "#1c6dd0", orange: "#f3722c", yellow: "#f9c74f", purple: "#7b2cbf" };
@@ -13,18 +16,6 @@ const INK = { red: "#fff", green: "#fff", blue: "#fff", orange: "#2b1600", yello
 const SHAPE = { red: "star", green: "disc", blue: "hexagon", orange: "triangle", yellow: "sun", purple: "diamond" };
 const DIRS = [[1, 0], [1, -1], [0, -1], [-1, 0], [-1, 1], [0, 1]];
 const SQRT3 = Math.sqrt(3);
-
-function h(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k.startsWith("on") && typeof v === "function") node.addEventListener(k.slice(2), v);
-    else if (k === "class") node.className = v;
-    else node.setAttribute(k, v === true ? "" : String(v));
-  }
-  for (const c of children) if (c !== null && c !== undefined) node.append(typeof c === "string" ? document.createTextNode(c) : c);
-  return node;
-}
 
 function s(tag, attrs = {}, ...children) {
   const node = document.createElementNS(SVG_NS, tag);
