@@ -3,8 +3,8 @@
 Every seat prepares, reveals (as Disruptor) and orders (as Riddler) with the ``smart`` policy;
 only the Solvers' policy changes between the two arms. The race is driven like the server
 does it: at each step one seat of ``to_act`` (picked by a seeded PRNG) makes its bot's move.
-Both arms play the same seeds (same deals). Reported per arm: riddles solved, hints revealed
-when solved, wrong guesses per riddle, and Solver points per riddle.
+Both arms play the same seeds (same deals). Reported per arm: riddles solved, solved within 1/2/3
+hints, hints needed (an unsolved riddle counts 6), wrong guesses per riddle, and Solver points per riddle.
 
     .venv/bin/python bench/genius_idea/match.py --games 200
 """
@@ -71,17 +71,18 @@ def main() -> None:
     args = parser.parse_args()
     print(
         "| players | Solvers | riddles | solved | solved with <=1 / <=2 / <=3 hints "
-        "| hints out when solved | wrong guesses / riddle | Solver pts / riddle |"
+        "| hints needed | wrong guesses / riddle | Solver pts / riddle |"
     )
     print("|---|---|---|---|---|---|---|---|")
     for players in args.players:
         for bot in ("random", "smart"):
             t = run(players, args.games, bot)
-            mean_hints = sum(t.hints_when_solved) / max(1, len(t.hints_when_solved))
+            # hints out when the riddle fell, an unsolved riddle counting 6 (one past all 5)
+            needed = (sum(t.hints_when_solved) + 6 * (t.riddles - t.solved)) / t.riddles
             print(
                 f"| {players}{' (co-op)' if players == 2 else ''} | {bot} | {t.riddles} "
                 f"| {t.solved / t.riddles:.1%} | {' / '.join(f'{x:.1%}' for x in t.within(3))} "
-                f"| {mean_hints:.2f} | {t.wrong / t.riddles:.2f} "
+                f"| {needed:.2f} | {t.wrong / t.riddles:.2f} "
                 f"| {t.solver_points / t.riddles:.2f} |",
                 flush=True,
             )

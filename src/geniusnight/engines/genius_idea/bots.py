@@ -13,7 +13,9 @@ string measure for custom decks):
   leads the runner-up by at least the margin threshold, else passes. The threshold is
   ``SOLVER_MARGIN * hidden / 4`` (``hidden`` = unrevealed hints: the fewer points are left to
   win, the less sure it needs to be), times ``SPARE_CHANCE_FACTOR`` when it has more than one
-  chance left (a miss is cheaper). With all 5 hints out it must guess: it takes the best card.
+  chance left (a miss is cheaper), times ``RIVAL_FACTOR`` for each other Solver who still has a
+  chance (it is a race: waiting for a surer hint lets a rival take the riddle). With all 5
+  hints out it must guess: it takes the best card.
 
 ``random`` plays a uniformly random legal action (a Solver guesses or passes with even odds).
 """
@@ -28,6 +30,7 @@ from .similarity import similarity
 
 SOLVER_MARGIN = 0.03  # lead over the runner-up needed to guess with 1 hint out (tuned by bench)
 SPARE_CHANCE_FACTOR = 0.7
+RIVAL_FACTOR = 0.6  # per other Solver still in the race (tuned by bench)
 
 
 def best_riddle(hand: list[str]) -> tuple[str, list[str]]:
@@ -83,6 +86,7 @@ def smart_action(state: State, seat: int) -> dict[str, Any]:
     threshold = SOLVER_MARGIN * hidden / (HINTS - 1)
     if cur["chances"][seat] > 1:
         threshold *= SPARE_CHANCE_FACTOR
+    threshold *= RIVAL_FACTOR ** sum(1 for s in cur["solvers"] if s != seat and cur["chances"][s] > 0)
     margin = scored[0][0] - scored[1][0] if len(scored) > 1 else 1.0
     if hidden == 0 or margin >= threshold:
         return {"type": "guess", "card": scored[0][1]}
