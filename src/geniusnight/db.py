@@ -6,7 +6,9 @@ A game is its options, seed and the ordered list of accepted moves; the unique
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import asyncio
+from collections.abc import AsyncIterator, Callable
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from typing import Any
 
@@ -21,8 +23,10 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    create_engine,
     event,
 )
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
     AsyncSession,
@@ -136,21 +140,21 @@ class ChatMessage(Base):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
+def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+    # WAL lets readers run beside the writer; synchronous=FULL makes every commit durable
+    # before we acknowledge a move.
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA synchronous=FULL")
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.execute("PRAGMA busy_timeout=30000")
+    cur.close()
+
+
 def make_engine(url: str) -> AsyncEngine:
     if url.startswith("sqlite"):
         engine = create_async_engine(url, connect_args={"timeout": 30})
-
-        @event.listens_for(engine.sync_engine, "connect")
-        def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
-            # WAL lets readers run beside the writer; synchronous=FULL makes every commit
-            # durable before we acknowledge a move.
-            cur = dbapi_conn.cursor()
-            cur.execute("PRAGMA journal_mode=WAL")
-            cur.execute("PRAGMA synchronous=FULL")
-            cur.execute("PRAGMA foreign_keys=ON")
-            cur.execute("PRAGMA busy_timeout=30000")
-            cur.close()
-
+        event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
         return engine
     if url.startswith("postgresql://"):
         url = "postgresql+asyncpg://" + url.removeprefix("postgresql://")
@@ -162,10 +166,37 @@ class Database:
         self.url = url
         self.engine = make_engine(url)
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
+        # SQLite file: the hot write path (moves) runs on a plain sqlite3 connection in one
+        # thread of its own, a whole transaction per hop, so it holds SQLite's single write
+        # lock for the statements' time only, not for several trips through the event loop.
+        self._writer: Engine | None = None
+        self._writer_thread: ThreadPoolExecutor | None = None
+        if url.startswith("sqlite") and ":memory:" not in url and url.split(":///", 1)[-1]:
+            self._writer = create_engine(url.replace("+aiosqlite", "", 1), connect_args={"timeout": 30})
+            event.listen(self._writer, "connect", _sqlite_pragmas)
+            self._writer_thread = ThreadPoolExecutor(1, thread_name_prefix="sqlite-writer")
 
     async def session(self) -> AsyncIterator[AsyncSession]:
         async with self.sessions() as s:
             yield s
 
+    async def write(self, fn: Callable[[Connection], None]) -> None:
+        """Run ``fn`` (Core statements on a sync connection) as one transaction; returns once
+        it is committed."""
+        if self._writer is None or self._writer_thread is None:
+            async with self.engine.begin() as conn:
+                await conn.run_sync(fn)
+            return
+        writer = self._writer
+
+        def run() -> None:
+            with writer.begin() as conn:
+                fn(conn)
+
+        await asyncio.get_running_loop().run_in_executor(self._writer_thread, run)
+
     async def dispose(self) -> None:
         await self.engine.dispose()
+        if self._writer is not None and self._writer_thread is not None:
+            self._writer_thread.submit(self._writer.dispose).result()
+            self._writer_thread.shutdown()

@@ -16,13 +16,18 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import Table, bindparam, insert, select, update
+from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
 from ..db import Database, Game, Move, RefusedAction, Room
 from ..engines import Engine, IllegalAction, get_engine
 
 log = logging.getLogger(__name__)
+
+MOVES: Table = Move.__table__  # type: ignore[assignment]
+GAMES: Table = Game.__table__  # type: ignore[assignment]
+ROOMS: Table = Room.__table__  # type: ignore[assignment]
 
 
 @dataclass
@@ -289,16 +294,27 @@ class PendingWrite:
 
 async def write_moves(db: Database, batch: list[PendingWrite]) -> None:
     """Write moves in one transaction; returns once it is durably committed."""
-    async with db.sessions() as s, s.begin():
-        await s.execute(insert(Move), [w.move for w in batch])
-        for w in batch:
-            await s.execute(update(Game).where(Game.id == w.game_id).values(**w.game_values))
-            if w.room_id is not None:
-                await s.execute(
-                    update(Room)
-                    .where(Room.id == w.room_id, Room.current_game_id == w.game_id)
-                    .values(status="finished", updated_at=w.now)
-                )
+    await db.write(lambda conn: _write_moves(conn, batch))
+
+
+def _write_moves(conn: Connection, batch: list[PendingWrite]) -> None:
+    # Core with executemany: one statement for the moves and one per shape of game update,
+    # however many moves the batch holds
+    updates: dict[tuple[str, ...], list[dict[str, Any]]] = {}
+    for w in batch:
+        keys = tuple(sorted(w.game_values))
+        updates.setdefault(keys, []).append({"b_id": w.game_id, **{f"b_{k}": w.game_values[k] for k in keys}})
+    conn.execute(insert(MOVES), [w.move for w in batch])
+    for keys, rows in updates.items():
+        stmt = update(GAMES).where(GAMES.c.id == bindparam("b_id")).values({k: bindparam(f"b_{k}") for k in keys})
+        conn.execute(stmt, rows)
+    for w in batch:
+        if w.room_id is not None:
+            conn.execute(
+                update(ROOMS)
+                .where(ROOMS.c.id == w.room_id, ROOMS.c.current_game_id == w.game_id)
+                .values(status="finished", updated_at=w.now)
+            )
 
 
 class GroupCommit:
