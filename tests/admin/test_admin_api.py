@@ -3,6 +3,7 @@ export, and the players' replay after the end. In-process app on a temporary SQL
 
 from __future__ import annotations
 
+import asyncio
 import json
 from datetime import UTC, datetime, timedelta
 from typing import Any, cast
@@ -204,16 +205,26 @@ async def test_admin_close_room_tells_players_and_keeps_the_log(app: Any, client
     g = await two_players(app)
     await move(app, g["game_id"], 0, {"type": "add", "n": 2})
     hub = app.state.services.hub
-    conn = Connection(ws=cast(Any, None), room_id=g["room_id"], member_id=2, seat=1, name="Grace")
+    sent: list[str] = []
+
+    class Socket:  # records what the player's browser would have been sent
+        async def send_text(self, text: str) -> None:
+            sent.append(text)
+
+        async def close(self) -> None:
+            sent.append("<closed>")
+
+    conn = Connection(ws=cast(Any, Socket()), room_id=g["room_id"], member_id=2, seat=1, name="Grace")
     hub.add(conn)
     r = await client.post(
         f"/api/admin/rooms/{g['room_id']}/close", json={"message": "Closed for maintenance."}, headers=bearer(ADMIN)
     )
     hub.remove(conn)
     assert r.status_code == 200 and r.json()["status"] == "closed"
-    frame = conn.queue.get_nowait()
-    assert frame is not None and '"type":"closed"' in frame and "Closed for maintenance." in frame
-    assert conn.closed
+    for _ in range(10):  # the connection's backlog drains in a task of its own
+        await asyncio.sleep(0)
+    assert len(sent) == 2 and '"type":"closed"' in sent[0] and "Closed for maintenance." in sent[0]
+    assert sent[1] == "<closed>" and conn.closed
     # the players' API no longer knows the room; the admin still sees it and its log
     assert (await client.get(f"/api/rooms/{g['room_id']}", headers=bearer(g["tokens"][0]))).status_code == 404
     rows = (await client.get("/api/admin/rooms", params={"status": "closed"}, headers=bearer(ADMIN))).json()["rooms"]

@@ -13,6 +13,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.routing import WebSocketRoute
 
 from ..db import Database
 from ..engines import ENGINES, register
@@ -112,7 +113,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     from . import admin, api, pages, replay, ws
 
     app.include_router(api.router)
-    app.include_router(ws.router)
+    app.router.routes.append(WebSocketRoute("/ws/{room_id}", ws.room_socket))
     app.include_router(admin.router)
     app.include_router(replay.router_all)
     app.include_router(pages.router)

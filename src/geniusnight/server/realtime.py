@@ -14,6 +14,7 @@ import json
 import logging
 import time
 import uuid
+from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -47,16 +48,28 @@ class TokenBucket:
         return False
 
 
+MAX_BACKLOG = 512  # frames a connection may fall behind before it is dropped (it resyncs)
+WRITER_LINGER = 2.0  # seconds a connection's writer waits for more frames before it ends
+
+
 @dataclass(eq=False)
 class Connection:
+    """One websocket. Frames go out in order through a backlog that a writer task drains, so
+    a slow client never holds up a fan-out. The writer stays while frames keep coming and
+    ends after ``WRITER_LINGER`` quiet seconds: an idle connection (most of them, most of the
+    time) holds no task."""
+
     ws: WebSocket
     room_id: str
     member_id: int | None
     seat: int | None
     name: str
-    queue: asyncio.Queue[str | None] = field(default_factory=lambda: asyncio.Queue(maxsize=512))
+    host: bool = False  # the room's host when the connection was admitted
     last_seq: dict[int, int] = field(default_factory=dict)  # game id -> last seq sent
-    closed: bool = False
+    closed: bool = False  # no more frames are taken; the socket closes once the backlog is out
+    backlog: deque[str] = field(default_factory=deque)
+    _writer: asyncio.Task[None] | None = None
+    _wake: asyncio.Future[None] | None = None  # set while the writer waits for frames
 
     def send_json(self, payload: dict[str, Any]) -> None:
         self.send_text(json.dumps(payload, separators=(",", ":")))
@@ -64,31 +77,66 @@ class Connection:
     def send_text(self, text: str) -> None:
         if self.closed:
             return
-        try:
-            self.queue.put_nowait(text)
-        except asyncio.QueueFull:
-            # a client this far behind resyncs when it reconnects
-            self.finish()
+        if len(self.backlog) >= MAX_BACKLOG:
+            self.finish()  # a client this far behind resyncs when it reconnects
+            return
+        self.backlog.append(text)
+        self._kick()
 
     def finish(self) -> None:
         """Close after the frames already queued have gone out."""
-        self.closed = True
-        with contextlib.suppress(asyncio.QueueFull):
-            self.queue.put_nowait(None)
+        if not self.closed:
+            self.closed = True
+            self._kick()
 
-    async def writer(self) -> None:
+    async def stop(self) -> None:
+        """The socket is gone: drop what is queued and end the writer."""
+        self.closed = True
+        self.backlog.clear()
+        task = self._writer
+        if task is not None and task is not asyncio.current_task():
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+    def _kick(self) -> None:
+        wake, self._wake = self._wake, None
+        if wake is not None:
+            if not wake.done():
+                wake.set_result(None)
+        elif self._writer is None:
+            self._writer = asyncio.get_running_loop().create_task(self._write())
+
+    async def _write(self) -> None:
+        loop = asyncio.get_running_loop()
         try:
             while True:
-                text = await self.queue.get()
-                if text is None:
+                while self.backlog:
+                    await self.ws.send_text(self.backlog.popleft())
+                if self.closed:
                     break
-                await self.ws.send_text(text)
+                self._wake = wake = loop.create_future()
+                timer = loop.call_later(WRITER_LINGER, _settle_if_pending, wake)
+                try:
+                    await wake
+                finally:
+                    timer.cancel()
+                self._wake = None
+                if not self.backlog and not self.closed:
+                    return  # quiet for a while: let the task go; the next frame starts another
         except Exception:
-            pass
-        finally:
             self.closed = True
-            with contextlib.suppress(Exception):
-                await self.ws.close()
+            self.backlog.clear()
+        finally:
+            self._writer = None
+            self._wake = None
+        with contextlib.suppress(Exception):
+            await self.ws.close()
+
+
+def _settle_if_pending(fut: asyncio.Future[None]) -> None:
+    if not fut.done():
+        fut.set_result(None)
 
 
 def state_frame(live: LiveGame, seat: int | None) -> dict[str, Any]:

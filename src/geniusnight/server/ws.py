@@ -12,7 +12,7 @@ import json
 import logging
 from typing import Any
 
-from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..db import Member
 from .app import Services
@@ -21,7 +21,6 @@ from .realtime import Connection, TokenBucket
 from .rooms import ApiError, RoomService, chat_json
 
 log = logging.getLogger(__name__)
-router = APIRouter()
 
 HELLO_TIMEOUT = 15.0
 REF_MAX = 64
@@ -36,52 +35,20 @@ def error(ref: Any, code: str, message: str) -> dict[str, Any]:
     }
 
 
-@router.websocket("/ws/{room_id}")
-async def room_socket(ws: WebSocket, room_id: str) -> None:
+async def room_socket(ws: WebSocket) -> None:
+    """``/ws/{room_id}``: a plain Starlette route (no dependencies to solve, nothing FastAPI
+    keeps per connection), because a connection lives for hours and most of it idles."""
     services: Services = ws.app.state.services
-    settings = services.settings
+    room_id: str = ws.path_params["room_id"]
     await ws.accept()
     try:
-        hello = await _hello(ws, settings.max_frame_bytes)
+        conn = await _admit(ws, services, room_id)
     except (WebSocketDisconnect, RuntimeError):
         return
-    if hello is None:
+    if conn is None:
         return
-    token = hello.get("token") or ws.cookies.get(cookie_name(room_id))
-    async with services.db.sessions() as s:
-        svc = RoomService(s, settings.secret_key)
-        try:
-            room = await svc.room(room_id)
-        except ApiError as e:
-            await ws.send_json(error(None, e.code, e.message))
-            await ws.close(code=4404)
-            return
-        member = await svc.member_by_token(room_id, token if isinstance(token, str) else None)
-        if member is None:
-            await ws.send_json(error(None, "not_member", "Join the room by its invite link first."))
-            await ws.close(code=4401)
-            return
-        chat = await svc.recent_chat(room_id)
-    conn = Connection(ws=ws, room_id=room_id, member_id=member.id, seat=member.seat, name=member.name)
-    services.hub.add(conn)
-    writer = asyncio.create_task(conn.writer())
     try:
-        snap = await services.room_snapshot(room_id)
-        conn.send_json(
-            {
-                "type": "welcome",
-                "seat": conn.seat,
-                "room": snap,
-                "you": {
-                    "member_id": member.id,
-                    "name": member.name,
-                    "seat": member.seat,
-                    "host": member.id == room.host_member_id,
-                },
-                "chat": chat,
-            }
-        )
-        await _send_current_state(services, conn, room.current_game_id)
+        await _welcome(services, conn)
         await services.publish_room(room_id)  # someone came online
         await _serve(ws, services, conn)
     except WebSocketDisconnect:
@@ -90,12 +57,60 @@ async def room_socket(ws: WebSocket, room_id: str) -> None:
         log.exception("websocket for room %s failed", room_id)
     finally:
         services.hub.remove(conn)
-        conn.finish()
-        writer.cancel()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await writer
+        await conn.stop()
         with contextlib.suppress(Exception):
             await services.publish_room(room_id)
+
+
+async def _admit(ws: WebSocket, services: Services, room_id: str) -> Connection | None:
+    """The hello, the seat token, the room: a Connection in the hub, or None (refused and
+    closed). Everything looked up here is dropped on return: an idle connection keeps only
+    its Connection."""
+    settings = services.settings
+    hello = await _hello(ws, settings.max_frame_bytes)
+    if hello is None:
+        return None
+    token = hello.get("token") or ws.cookies.get(cookie_name(room_id))
+    async with services.db.sessions() as s:
+        svc = RoomService(s, settings.secret_key)
+        try:
+            room = await svc.room(room_id)
+        except ApiError as e:
+            await ws.send_json(error(None, e.code, e.message))
+            await ws.close(code=4404)
+            return None
+        member = await svc.member_by_token(room_id, token if isinstance(token, str) else None)
+        if member is None:
+            await ws.send_json(error(None, "not_member", "Join the room by its invite link first."))
+            await ws.close(code=4401)
+            return None
+        conn = Connection(
+            ws=ws,
+            room_id=room_id,
+            member_id=member.id,
+            seat=member.seat,
+            name=member.name,
+            host=member.id == room.host_member_id,
+        )
+    services.hub.add(conn)
+    return conn
+
+
+async def _welcome(services: Services, conn: Connection) -> None:
+    """The welcome frame (room, who you are, recent chat), then the current game's state."""
+    async with services.db.sessions() as s:
+        chat = await RoomService(s, services.settings.secret_key).recent_chat(conn.room_id)
+    snap = await services.room_snapshot(conn.room_id)
+    conn.send_json(
+        {
+            "type": "welcome",
+            "seat": conn.seat,
+            "room": snap,
+            "you": {"member_id": conn.member_id, "name": conn.name, "seat": conn.seat, "host": conn.host},
+            "chat": chat,
+        }
+    )
+    await _send_current_state(services, conn, snap.get("game_id") if snap else None)
 
 
 async def _hello(ws: WebSocket, max_bytes: int) -> dict[str, Any] | None:

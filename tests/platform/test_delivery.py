@@ -1,0 +1,111 @@
+"""Delivery and durability under load: a connection's writer, slow sockets, and the SQLite
+move writer waiting for a lock another connection holds (docs/benchmarks.md, "Load")."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from typing import Any, cast
+
+import pytest
+from sqlalchemy import text
+
+from geniusnight.db import Database
+from geniusnight.server import realtime
+from geniusnight.server.realtime import Connection
+
+
+class Socket:
+    """Records frames; ``gate`` (when set) holds every send until it opens, like a client
+    whose TCP window is full."""
+
+    def __init__(self, gate: asyncio.Event | None = None) -> None:
+        self.sent: list[str] = []
+        self.closed = False
+        self.gate = gate
+
+    async def send_text(self, text: str) -> None:
+        if self.gate is not None:
+            await self.gate.wait()
+        self.sent.append(text)
+
+    async def close(self) -> None:
+        self.closed = True
+
+
+def connection(sock: Socket) -> Connection:
+    return Connection(ws=cast(Any, sock), room_id="r", member_id=1, seat=0, name="Ada")
+
+
+async def settle() -> None:
+    for _ in range(20):
+        await asyncio.sleep(0)
+
+
+async def test_frames_go_out_in_order_and_a_quiet_connection_lets_its_writer_go(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(realtime, "WRITER_LINGER", 0.05)
+    sock = Socket()
+    conn = connection(sock)
+    for i in range(5):
+        conn.send_text(f"f{i}")
+    await settle()
+    assert sock.sent == ["f0", "f1", "f2", "f3", "f4"]
+    assert conn._writer is not None  # a busy connection keeps its writer for the next frames
+    conn.send_text("f5")
+    await settle()
+    assert sock.sent[-1] == "f5"
+    await asyncio.sleep(0.15)
+    assert conn._writer is None and not sock.closed  # quiet: no task, the socket stays open
+    conn.send_text("f6")
+    await settle()
+    assert sock.sent[-1] == "f6"
+    conn.finish()
+    await settle()
+    assert sock.closed and conn.closed
+
+
+async def test_a_slow_socket_holds_up_nobody_and_is_dropped_when_far_behind() -> None:
+    gate = asyncio.Event()
+    slow, fast = Socket(gate), Socket()
+    a, b = connection(slow), connection(fast)
+    for i in range(realtime.MAX_BACKLOG + 10):
+        a.send_text(f"s{i}")
+        b.send_text(f"s{i}")
+        if i % 100 == 0:
+            await settle()
+    await settle()
+    assert len(fast.sent) == realtime.MAX_BACKLOG + 10
+    assert a.closed  # too far behind: it resyncs when it reconnects
+    gate.set()
+    await settle()
+    assert slow.closed
+
+
+async def test_stop_ends_a_writer_stuck_on_a_dead_socket() -> None:
+    conn = connection(Socket(asyncio.Event()))  # the gate never opens
+    conn.send_text("x")
+    await settle()
+    await asyncio.wait_for(conn.stop(), 1)
+    assert conn._writer is None and conn.closed
+
+
+async def test_move_write_waits_for_another_connections_lock_without_blocking_the_loop(db_url: str) -> None:
+    db = Database(db_url)
+    path = db_url.split(":///", 1)[1]
+    other = sqlite3.connect(path, isolation_level=None)
+    try:
+        other.execute("BEGIN IMMEDIATE")  # holds SQLite's one write lock
+        write = asyncio.create_task(db.write(lambda c: c.execute(text("CREATE TABLE t (x INTEGER)"))))
+        ticks = 0
+        for _ in range(10):
+            await asyncio.sleep(0.01)
+            ticks += 1
+        assert ticks == 10 and not write.done()  # the loop ran on while the write waited
+        other.execute("COMMIT")
+        await asyncio.wait_for(write, 5)
+        assert other.execute("SELECT count(*) FROM t").fetchone() == (0,)
+    finally:
+        other.close()
+        await db.dispose()
