@@ -7,10 +7,13 @@ A game is its options, seed and the ordered list of accepted moves; the unique
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable
+import sqlite3
+from collections.abc import AsyncIterator, Callable, Generator
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from datetime import UTC, datetime
 from typing import Any
 
+import aiosqlite
 from sqlalchemy import (
     JSON,
     BigInteger,
@@ -25,15 +28,17 @@ from sqlalchemy import (
     create_engine,
     event,
 )
-from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.ext.asyncio import (
+    AsyncConnection,
     AsyncEngine,
     AsyncSession,
     async_sessionmaker,
     create_async_engine,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.pool import NullPool
 
 
 def utcnow() -> datetime:
@@ -140,7 +145,10 @@ class ChatMessage(Base):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
-def _sqlite_pragmas(dbapi_conn: Any, _record: Any, busy_ms: int = 30000) -> None:
+SQLITE_BUSY_MS = 200  # an outside process (a backup, the sqlite3 shell) may hold the lock this long
+
+
+def _sqlite_pragmas(dbapi_conn: Any, _record: Any, busy_ms: int = SQLITE_BUSY_MS) -> None:
     # WAL lets readers run beside the writer; synchronous=FULL makes every commit durable
     # before we acknowledge a move.
     cur = dbapi_conn.cursor()
@@ -151,15 +159,52 @@ def _sqlite_pragmas(dbapi_conn: Any, _record: Any, busy_ms: int = 30000) -> None
     cur.close()
 
 
-def _writer_pragmas(dbapi_conn: Any, record: Any) -> None:
-    _sqlite_pragmas(dbapi_conn, record, busy_ms=0)  # never wait inside the event loop
+def _move_writer_pragmas(dbapi_conn: Any, record: Any) -> None:
+    _sqlite_pragmas(dbapi_conn, record, busy_ms=0)  # Database.write waits, with the loop running
+
+
+class _RunNow:
+    """Stands in for aiosqlite's queue to its worker thread: runs each call at once."""
+
+    def put_nowait(self, item: tuple[asyncio.Future[Any] | None, Callable[[], Any]]) -> None:
+        future, function = item
+        try:
+            result = function()
+        except BaseException as e:
+            if future is None:
+                raise
+            future.set_exception(e)
+        else:
+            if future is not None:
+                future.set_result(result)
+
+
+class InlineSQLite(aiosqlite.Connection):
+    """aiosqlite's connection, but every call runs right away on the event loop's thread.
+
+    SQLite calls here take microseconds (a commit with its fsync, about a millisecond), far
+    less than a trip to a worker thread and back through a busy loop. And a transaction
+    then never spans loop iterations: SQLite has one write lock, and a writer that held it
+    while waiting for the loop (aiosqlite's threads) made every other writer queue behind it
+    (docs/benchmarks.md, "Load"). SQLAlchemy's aiosqlite dialect drives it unchanged.
+    """
+
+    def __init__(self, connector: Callable[[], sqlite3.Connection]) -> None:
+        super().__init__(connector, iter_chunk_size=64)
+        self._tx = _RunNow()  # type: ignore[assignment]
+
+    def __await__(self) -> Generator[Any, None, aiosqlite.Connection]:
+        return self._connect().__await__()  # no worker thread to start
 
 
 def make_engine(url: str) -> AsyncEngine:
     if url.startswith("sqlite"):
-        # a session keeps its connection across several trips through a busy loop: with the
-        # default 5 (+10) connections, requests queued for one (bench: 2.5x slower game starts)
-        engine = create_async_engine(url, connect_args={"timeout": 30}, pool_size=30, max_overflow=30)
+        path = make_url(url).database or ":memory:"
+
+        async def connect() -> aiosqlite.Connection:
+            return await InlineSQLite(lambda: sqlite3.connect(path, timeout=SQLITE_BUSY_MS / 1000))
+
+        engine = create_async_engine(url, async_creator=connect, pool_size=10, max_overflow=20)
         event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
         return engine
     if url.startswith("postgresql://"):
@@ -167,23 +212,51 @@ def make_engine(url: str) -> AsyncEngine:
     return create_async_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
 
 
-WRITE_RETRY_SECONDS = 30.0  # how long a write waits for SQLite's lock before it fails
+WRITE_RETRY_SECONDS = 30.0  # how long a move write waits for SQLite's lock before it fails
 
 
 class Database:
     def __init__(self, url: str) -> None:
         self.url = url
         self.engine = make_engine(url)
-        self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
-        # SQLite file: the hot write path (moves) runs on a plain sqlite3 connection, right on
-        # the event loop. A batch of moves is a millisecond or two of work with the commit;
-        # doing it inline holds SQLite's single write lock for exactly that long. On a thread
-        # (aiosqlite, or our own) the transaction waits for the GIL and for the loop between
-        # statements while it holds the lock, and every other writer starves.
-        self._writer: Engine | None = None
-        if url.startswith("sqlite") and ":memory:" not in url and url.split(":///", 1)[-1]:
-            self._writer = create_engine(url.replace("+aiosqlite", "", 1), connect_args={"timeout": 0})
-            event.listen(self._writer, "connect", _writer_pragmas)
+        self.inline = url.startswith("sqlite")  # the driver never suspends (InlineSQLite)
+        self._maker = async_sessionmaker(self.engine, expire_on_commit=False)
+        # SQLite file: moves are written on one plain connection kept open (no pool, no
+        # greenlet, no driver adapter: a batch costs a third of the CPU), inline as well
+        self._move_engine: Engine | None = None
+        self._move_conn: Connection | None = None
+        path = make_url(url).database if self.inline else None
+        if path and path != ":memory:":
+            self._move_engine = create_engine(f"sqlite:///{path}", poolclass=NullPool)
+            event.listen(self._move_engine, "connect", _move_writer_pragmas)
+
+    def sessions(self) -> AbstractAsyncContextManager[AsyncSession]:
+        """``async with db.sessions() as s``: a session, closed on the way out."""
+        return self._inline_session() if self.inline else self._maker()
+
+    @asynccontextmanager
+    async def _inline_session(self) -> AsyncIterator[AsyncSession]:
+        # SQLAlchemy closes a session (or connection) left by ``async with`` in a task of its
+        # own, shielded from cancellation: three trips through the loop, each a long wait
+        # when the loop is busy. On the inline driver a close never suspends, so nothing can
+        # cut it short and it may simply run here.
+        s = self._maker()
+        try:
+            yield s
+        finally:
+            await s.close()
+
+    @asynccontextmanager
+    async def _connection(self) -> AsyncIterator[AsyncConnection]:
+        if not self.inline:
+            async with self.engine.connect() as conn:
+                yield conn
+            return
+        conn = await self.engine.connect()
+        try:
+            yield conn
+        finally:
+            await conn.close()  # as in _inline_session
 
     async def session(self) -> AsyncIterator[AsyncSession]:
         async with self.sessions() as s:
@@ -191,27 +264,32 @@ class Database:
 
     async def write(self, fn: Callable[[Connection], None]) -> None:
         """Run ``fn`` (Core statements on a sync connection) as one transaction; returns once
-        it is committed."""
-        if self._writer is None:
-            async with self.engine.begin() as conn:
-                await conn.run_sync(fn)
-            return
+        it is committed. If another process holds SQLite's write lock, wait for it here, with
+        the loop running, rather than in SQLite's busy handler."""
         loop = asyncio.get_running_loop()
         give_up = loop.time() + WRITE_RETRY_SECONDS
         pause = 0.001
         while True:
             try:
-                with self._writer.begin() as conn:
-                    fn(conn)
+                if self._move_engine is not None:
+                    if self._move_conn is None:
+                        self._move_conn = self._move_engine.connect()
+                    with self._move_conn.begin():
+                        fn(self._move_conn)
+                else:
+                    async with self._connection() as conn, conn.begin():
+                        await conn.run_sync(fn)
                 return
             except OperationalError as e:
-                # another connection holds the write lock: let the loop run it to its commit
                 if "locked" not in str(e.orig) or loop.time() > give_up:
                     raise
             await asyncio.sleep(pause)
-            pause = min(pause * 2, 0.016)
+            pause = min(pause * 2, 0.05)
 
     async def dispose(self) -> None:
         await self.engine.dispose()
-        if self._writer is not None:
-            self._writer.dispose()
+        if self._move_conn is not None:
+            self._move_conn.close()
+            self._move_conn = None
+        if self._move_engine is not None:
+            self._move_engine.dispose()

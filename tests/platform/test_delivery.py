@@ -109,3 +109,32 @@ async def test_move_write_waits_for_another_connections_lock_without_blocking_th
     finally:
         other.close()
         await db.dispose()
+
+
+async def test_sqlite_runs_on_the_loop_thread_and_a_session_never_yields_to_the_loop(db_url: str) -> None:
+    import threading
+
+    from geniusnight.db import Game
+
+    db = Database(db_url)
+    yielded = 0
+
+    async def count() -> None:
+        nonlocal yielded
+        while True:
+            yielded += 1
+            await asyncio.sleep(0)
+
+    counter = asyncio.create_task(count())
+    await asyncio.sleep(0)
+    try:
+        threads = threading.active_count()
+        before = yielded
+        async with db.sessions() as s:
+            assert await s.get(Game, 1) is None
+            await s.execute(text("SELECT 1"))
+        # no worker thread, and not one trip through the loop: a busy loop cannot delay it
+        assert yielded == before and threading.active_count() == threads
+    finally:
+        counter.cancel()
+        await db.dispose()

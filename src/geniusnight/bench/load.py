@@ -40,6 +40,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..server.realtime import WRITER_LINGER
+
 ROOT = Path(__file__).resolve().parents[3]
 TESTS = ROOT / "tests"
 ADMIN_TOKEN = "bench-admin-token-" + "x" * 16
@@ -168,11 +170,13 @@ class Stats:
     errors: int = 0
     games: int = 0
     latencies: list[float] = field(default_factory=list)
+    starts: list[float] = field(default_factory=list)  # seconds from a rematch request to play
     frame_bytes: int = 0
     frames: int = 0
     error_samples: list[str] = field(default_factory=list)
     elapsed: float = 0.0
     stop: bool = False  # set at the end of the timed window: every room loop ends
+    go: asyncio.Event = field(default_factory=asyncio.Event)  # set once every room is connected
 
     def error(self, text: str) -> None:
         self.errors += 1
@@ -205,6 +209,33 @@ class Room:
         self.done.clear()
         if min(self.seen) >= seq:
             self.done.set()
+
+
+class Pace:
+    """When a room sends its next move. Without ``--rate``: as soon as the last one has
+    reached every client (a closed loop: the server sets the pace). With ``--rate R``: each
+    room moves every ``rooms / R`` seconds (an open loop, rooms spread over the interval),
+    and a move's latency counts from when it was due, so a server that falls behind is
+    charged for the wait too (no coordinated omission)."""
+
+    def __init__(self, args: argparse.Namespace, index: int) -> None:
+        self.interval = args.rooms / args.rate if args.rate else 0.0
+        self.phase = (index % args.rooms) / args.rooms * self.interval
+        self.due = 0.0
+        self.restart()
+
+    def restart(self) -> None:
+        self.due = time.perf_counter() + self.phase
+
+    async def wait(self) -> float:
+        """Sleep until the next move is due; return the time its latency counts from."""
+        if not self.interval:
+            return time.perf_counter()
+        due, self.due = self.due, self.due + self.interval
+        delay = due - time.perf_counter()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        return due
 
 
 async def _reader(room: Room, i: int, ws: Any, stats: Stats) -> None:
@@ -259,7 +290,8 @@ async def _play_room(
     base = bases[index % len(bases)]
     room = Room(k)
     options = json.loads(args.options) if args.options else DEFAULT_OPTIONS.get(args.game, {})
-    async with httpx.AsyncClient(timeout=60) as http:
+    # uvicorn drops a keep-alive connection after 5 quiet seconds: reconnect before that
+    async with httpx.AsyncClient(timeout=60, limits=httpx.Limits(keepalive_expiry=2)) as http:
         made = await _http(
             http, "POST", f"{base}/api/rooms", json={"game": args.game, "options": options, "name": "P0"}
         )
@@ -279,9 +311,14 @@ async def _play_room(
             room.socks.append(ws)
         readers = [asyncio.create_task(_reader(room, j, ws, stats)) for j, ws in enumerate(room.socks)]
         started.set()
+        # rooms begin over the ramp, as they would on a real server, not all in one instant
+        await stats.go.wait()
+        await asyncio.sleep(args.ramp * index / max(1, args.rooms))
         path = "start"
+        pace = Pace(args, index)
         try:
             while not stats.stop and room.failed is None:
+                asked = time.perf_counter()
                 begun = await _http(http, "POST", f"{base}/api/rooms/{room_id}/{path}", headers=host)
                 path = "rematch"
                 room.game_id = begun["game_id"]
@@ -289,7 +326,9 @@ async def _play_room(
                 export = await _http(http, "GET", f"{base}/api/admin/games/{room.game_id}/export", headers=admin)
                 g = export["game"]
                 state = engine.setup(g["players"], g["options"], g["seed"])
+                stats.starts.append(time.perf_counter() - asked)
                 seq = 0
+                pace.restart()
                 while engine.outcome(state) is None and not stats.stop:
                     seat = min(engine.to_act(state))
                     action = engine.bot_action(state, seat, args.policy, seq * 7919 + index)
@@ -297,7 +336,7 @@ async def _play_room(
                         legal = engine.legal_actions(state, seat) or [{}]
                         action = legal[0]
                     room.expect(seq + 1)
-                    t0 = time.perf_counter()
+                    t0 = await pace.wait()
                     await room.socks[seat].send(
                         json.dumps({"type": "act", "ref": f"m{seq}", "action": action}, separators=(",", ":"))
                     )
@@ -349,10 +388,11 @@ async def _play_bare_room(
     readers = [asyncio.create_task(_reader(room, j, ws, stats)) for j, ws in enumerate(room.socks)]
     started.set()
     seq = 0
+    pace = Pace(args, index)
     try:
         while not stats.stop:
             room.expect(seq + 1)
-            t0 = time.perf_counter()
+            t0 = await pace.wait()
             await room.socks[seq % k].send(json.dumps({"type": "act", "ref": f"m{seq}", "action": {}}))
             await asyncio.wait_for(room.done.wait(), 30)
             stats.latencies.append(time.perf_counter() - t0)
@@ -379,19 +419,20 @@ async def run_rooms(args: argparse.Namespace, bases: list[str], indexes: list[in
         coros = [play_room(i, args, bases, forever, stats, ev) for i, ev in zip(indexes, ready, strict=True)]
     runners = [asyncio.create_task(c) for c in coros]
     await asyncio.wait_for(asyncio.gather(*(e.wait() for e in ready)), 300)
-    await asyncio.sleep(1)  # the first states have arrived
+    stats.go.set()
+    await asyncio.sleep((0 if bare else args.ramp) + 1)  # every room has begun; the first states are in
     stats.moves, stats.games, stats.frames, stats.frame_bytes = 0, 0, 0, 0
-    stats.latencies = []
+    stats.latencies, stats.starts = [], []
     t0 = time.perf_counter()
     await asyncio.sleep(args.duration)
     elapsed = time.perf_counter() - t0
-    moves, games, latencies = stats.moves, stats.games, list(stats.latencies)
+    moves, games, latencies, starts = stats.moves, stats.games, list(stats.latencies), list(stats.starts)
     frames, frame_bytes = stats.frames, stats.frame_bytes
     stats.stop = True
     _done, pending = await asyncio.wait(runners, timeout=40)
     for task in pending:
         task.cancel()
-    stats.moves, stats.games, stats.latencies = moves, games, latencies
+    stats.moves, stats.games, stats.latencies, stats.starts = moves, games, latencies, starts
     stats.frames, stats.frame_bytes = frames, frame_bytes
     stats.elapsed = elapsed
     return stats
@@ -407,6 +448,7 @@ def _shard(payload: tuple[argparse.Namespace, list[str], list[int], bool]) -> di
         "errors": stats.errors,
         "games": stats.games,
         "latencies": stats.latencies,
+        "starts": stats.starts,
         "frames": stats.frames,
         "frame_bytes": stats.frame_bytes,
         "elapsed": stats.elapsed,
@@ -439,16 +481,19 @@ def run_clients(args: argparse.Namespace, bases: list[str], bare: bool) -> dict[
             results = pool.map(_shard, payloads)
     merged: dict[str, Any] = {"moves": 0, "errors": 0, "games": 0, "frames": 0, "frame_bytes": 0}
     latencies: list[float] = []
+    starts: list[float] = []
     samples: list[str] = []
     for r in results:
         for key in merged:
             merged[key] += r[key]
         latencies += r["latencies"]
+        starts += r["starts"]
         samples += r["error_samples"]
     elapsed = max(r["elapsed"] for r in results)
     merged["elapsed"] = elapsed
     merged["moves_per_second"] = merged["moves"] / elapsed if elapsed else 0.0
     merged["latency_ms"] = _percentiles(latencies)
+    merged["game_start_ms"] = _percentiles(starts)
     merged["mean_frame_bytes"] = merged["frame_bytes"] // merged["frames"] if merged["frames"] else 0
     merged["error_samples"] = samples[:5]
     return merged
@@ -495,7 +540,8 @@ async def idle_memory(base: str, pid: int, count: int, game: str, per_room: int 
     await asyncio.sleep(2)
     before = proc.memory_info().rss
     socks = await open_many(count)
-    await asyncio.sleep(3)  # the room frames each connect set off have gone out
+    # the room frames each connect set off have gone out, and the writers have ended
+    await asyncio.sleep(WRITER_LINGER + 3)
     after = proc.memory_info().rss
     await _close_all(socks)
     return {
@@ -547,6 +593,7 @@ def bench(args: argparse.Namespace) -> dict[str, Any]:
         "rooms": args.rooms,
         "clients": args.clients,
         "duration_s": args.duration,
+        "rate": args.rate,
         "processes": args.processes,
         "client_procs": args.client_procs,
     }
@@ -613,7 +660,7 @@ async def _bare_idle(server: Server, count: int) -> dict[str, Any]:
         ends = range(start, min(count, start + 100))
         batch = [websockets.connect(f"{server.ws_base}/ws/idle{i // 20}", compression=None) for i in ends]
         socks += await asyncio.gather(*batch)
-    await asyncio.sleep(3)
+    await asyncio.sleep(WRITER_LINGER + 3)  # as for ours
     after = proc.memory_info().rss
     await _close_all(socks)
     return {"connections": len(socks), "kib_per_connection": round((after - before) / 1024 / max(1, len(socks)), 1)}
@@ -624,7 +671,8 @@ def summary(report: dict[str, Any]) -> str:
     lines = [
         f"game {report['game']}, {report['rooms']} rooms x {report['clients']} clients, "
         f"{report.get('database', 'target')} x {report['processes']} process(es)"
-        + (", redis" if report.get("redis") else ""),
+        + (", redis" if report.get("redis") else "")
+        + (f", offered {report['rate']:g} moves/s" if report.get("rate") else ", closed loop"),
         f"  ours: {ours['moves_per_second']:.0f} moves/s ({ours['moves']} moves, {ours['games']} games), "
         f"latency p50 {ours['latency_ms']['p50']} ms p95 {ours['latency_ms']['p95']} ms "
         f"p99 {ours['latency_ms']['p99']} ms, errors {ours['errors']}, mean state frame {ours['mean_frame_bytes']} B",
@@ -645,6 +693,11 @@ def summary(report: dict[str, Any]) -> str:
             + (f", idle {bare['idle']['kib_per_connection']} KiB/connection" if "idle" in bare else "")
         )
         lines.append(f"  ours / bare throughput: {report.get('ratio_to_bare')}")
+    if ours["games"]:
+        lines.append(
+            f"  game starts (rematch request to first move): p50 {ours['game_start_ms']['p50']} ms "
+            f"p95 {ours['game_start_ms']['p95']} ms"
+        )
     for sample in ours.get("error_samples", []):
         lines.append(f"  error: {sample}")
     return "\n".join(lines)
@@ -657,6 +710,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--rooms", type=int, default=200)
     p.add_argument("--clients", type=int, default=4, help="seated clients per room")
     p.add_argument("--duration", type=float, default=20.0, help="seconds of timed play")
+    p.add_argument(
+        "--rate", type=float, help="offered moves per second over all rooms (default: as fast as the server allows)"
+    )
+    p.add_argument("--ramp", type=float, default=5.0, help="seconds over which the rooms start their first game")
     p.add_argument("--processes", type=int, default=1, help="server processes to start")
     p.add_argument("--database-url", help="default: a fresh SQLite file; postgresql+asyncpg://... makes a fresh db")
     p.add_argument("--redis-url", help="redis://... (needed for more than one process)")
