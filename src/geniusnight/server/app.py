@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import importlib
 import logging
 from collections.abc import AsyncIterator
@@ -24,6 +25,7 @@ from .realtime import Bus, Hub, RedisBus
 from .rooms import ApiError, RoomService
 
 log = logging.getLogger(__name__)
+
 
 ROOT = Path(__file__).resolve().parents[3]
 STATIC_DIR = ROOT / "static"
@@ -80,6 +82,14 @@ def build_services(settings: Settings) -> Services:
     return services
 
 
+def tune_gc() -> None:
+    """Keep the cyclic garbage collector's pauses short (they are latency spikes for every
+    room at once). What exists after start-up (modules, mappers, word and question banks)
+    lives for the process: freeze it, so no full collection walks it again."""
+    gc.collect()
+    gc.freeze()
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
     load_extra_engines(settings.extra_engines)
@@ -92,6 +102,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             path.parent.mkdir(parents=True, exist_ok=True)
         await services.bus.start()
         await services.driver.resume_all()
+        tune_gc()
         yield
         await services.driver.stop()
         await services.games.close()

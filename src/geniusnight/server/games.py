@@ -19,6 +19,7 @@ from typing import Any
 from sqlalchemy import Table, bindparam, insert, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.sql.dml import Update
 
 from ..db import Database, Game, Move, RefusedAction, Room
 from ..engines import Engine, IllegalAction, get_engine
@@ -299,22 +300,35 @@ async def write_moves(db: Database, batch: list[PendingWrite]) -> None:
 
 def _write_moves(conn: Connection, batch: list[PendingWrite]) -> None:
     # Core with executemany: one statement for the moves and one per shape of game update,
-    # however many moves the batch holds
+    # however many moves the batch holds; the statements are built once (their compiled
+    # form and cache key are kept on them)
     updates: dict[tuple[str, ...], list[dict[str, Any]]] = {}
     for w in batch:
         keys = tuple(sorted(w.game_values))
         updates.setdefault(keys, []).append({"b_id": w.game_id, **{f"b_{k}": w.game_values[k] for k in keys}})
-    conn.execute(insert(MOVES), [w.move for w in batch])
+    conn.execute(INSERT_MOVES, [w.move for w in batch])
     for keys, rows in updates.items():
+        conn.execute(_game_update(keys), rows)
+    finished = [{"b_room": w.room_id, "b_game": w.game_id, "b_now": w.now} for w in batch if w.room_id is not None]
+    if finished:
+        conn.execute(FINISH_ROOM, finished)
+
+
+INSERT_MOVES = insert(MOVES)
+FINISH_ROOM = (
+    update(ROOMS)
+    .where(ROOMS.c.id == bindparam("b_room"), ROOMS.c.current_game_id == bindparam("b_game"))
+    .values(status="finished", updated_at=bindparam("b_now"))
+)
+_GAME_UPDATES: dict[tuple[str, ...], Update] = {}
+
+
+def _game_update(keys: tuple[str, ...]) -> Update:
+    stmt = _GAME_UPDATES.get(keys)
+    if stmt is None:
         stmt = update(GAMES).where(GAMES.c.id == bindparam("b_id")).values({k: bindparam(f"b_{k}") for k in keys})
-        conn.execute(stmt, rows)
-    for w in batch:
-        if w.room_id is not None:
-            conn.execute(
-                update(ROOMS)
-                .where(ROOMS.c.id == w.room_id, ROOMS.c.current_game_id == w.game_id)
-                .values(status="finished", updated_at=w.now)
-            )
+        _GAME_UPDATES[keys] = stmt
+    return stmt
 
 
 class GroupCommit:
