@@ -222,7 +222,7 @@ async def _begin(room_id: str, request: Request, svc: RoomService, services: Any
     room = await _host(svc, request, room_id)
     game = await (svc.rematch(room) if rematch else svc.start(room))
     await svc.s.commit()
-    live = await services.games.get(game.id)
+    live = services.games.adopt(game)
     await services.games.start_clock(live)
     await services.publish_room(room_id)
     await services.publish_state(live)

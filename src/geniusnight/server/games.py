@@ -110,24 +110,36 @@ class GameService:
             game = await s.get(Game, game_id)
             if game is None:
                 raise KeyError(f"no game {game_id}")
-            engine = get_engine(game.engine)
-            live = LiveGame(
-                id=game.id,
-                room_id=game.room_id,
-                engine=engine,
-                options=dict(game.options),
-                seed=game.seed,
-                players=game.players,
-                seats=list(game.seats),
-                time_limits=dict(game.time_limits or {}),
-                state=engine.setup(game.players, game.options, game.seed),
-                deadline_at=_aware(game.deadline_at),
-                deadline_seq=game.deadline_seq,
-            )
             room = await s.get(Room, game.room_id)
-            live.closed = room is not None and room.status == "closed"
+            live = self._live_from(game, closed=room is not None and room.status == "closed")
         await self._replay_new_moves(live)
         return live
+
+    def adopt(self, game: Game) -> LiveGame:
+        """A game this process has just created and committed: cache it as it is, without
+        reading it back (it has no moves yet)."""
+        live = self.live.get(game.id)
+        if live is None:
+            live = self.live[game.id] = self._live_from(game, closed=False)
+        return live
+
+    @staticmethod
+    def _live_from(game: Game, closed: bool) -> LiveGame:
+        engine = get_engine(game.engine)
+        return LiveGame(
+            id=game.id,
+            room_id=game.room_id,
+            engine=engine,
+            options=dict(game.options),
+            seed=game.seed,
+            players=game.players,
+            seats=list(game.seats),
+            time_limits=dict(game.time_limits or {}),
+            state=engine.setup(game.players, game.options, game.seed),
+            deadline_at=_aware(game.deadline_at),
+            deadline_seq=game.deadline_seq,
+            closed=closed,
+        )
 
     async def _replay_new_moves(self, live: LiveGame) -> bool:
         """Apply moves other processes committed since ``live.seq``. True if any."""

@@ -122,7 +122,6 @@ class RoomService:
     async def snapshot(self, room: Room, online: set[int] | None = None) -> dict[str, Any]:
         """The room as every member may see it."""
         engine = get_engine(room.game)
-        seated = await self.seated(room.id)
         spectators = await self.s.scalar(
             select(func.count())
             .select_from(Member)
@@ -151,7 +150,7 @@ class RoomService:
                     "online": m.bot is not None or m.id in (online or set()),
                     "host": m.id == room.host_member_id,
                 }
-                for m in seated
+                for m in await self.seated(room.id)
             ]
         lo, hi = engine.player_range(room.options)
         # free-form options can fix the deal (a bag order, a deck, identities): never show
