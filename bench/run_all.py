@@ -53,24 +53,42 @@ def main() -> int:
         "4",
     )
     run("Genius Idea: smart vs random Solvers", PY, "bench/genius_idea/match.py", "--games", "40" if quick else "200")
-    load = [PY, "-m", "geniusnight.cli", "bench", "load"]
+    # the load targets are stated for 200 rooms x 4 clients of the toy game on SQLite
+    load = [PY, "-m", "geniusnight.cli", "bench", "load", "--game", "count21"]
     if quick:
         load += ["--rooms", "20", "--duration", "5", "--idle", "200"]
-    run("Load: one process on SQLite, with the bare websocket baseline", *load)
+    run("Load: one process on SQLite, closed loop, with the bare websocket baseline", *load)
+    run("Load: one process on SQLite, 1,000 moves/s offered", *load, "--idle", "0", "--rate", "1000")
+    run(
+        "Load: one process on SQLite, Ingenious",
+        PY,
+        "-m",
+        "geniusnight.cli",
+        "bench",
+        "load",
+        "--rooms",
+        "50",
+        "--idle",
+        "0",
+    )
     pg = os.environ.get("GENIUSNIGHT_BENCH_POSTGRES_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test")
     redis = os.environ.get("GENIUSNIGHT_BENCH_REDIS_URL", "redis://127.0.0.1:6379/0")
     for processes in ("1", "2"):
-        run(
-            f"Load: {processes} process(es) on PostgreSQL + Redis",
-            *load,
-            "--database-url",
-            pg,
-            "--redis-url",
-            redis,
-            "--processes",
-            processes,
-            "--no-bare",
-        )
+        for rate in ([], ["--rate", "1000"]):
+            run(
+                f"Load: {processes} process(es) on PostgreSQL + Redis" + (", 1,000 moves/s offered" if rate else ""),
+                *load,
+                "--idle",
+                "0",
+                *rate,
+                "--database-url",
+                pg,
+                "--redis-url",
+                redis,
+                "--processes",
+                processes,
+                "--no-bare",
+            )
     return 0
 
 

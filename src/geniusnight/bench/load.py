@@ -692,7 +692,13 @@ def summary(report: dict[str, Any]) -> str:
             f"p99 {bare['latency_ms']['p99']} ms, CPU {bare['server']['cpu_percent']} %"
             + (f", idle {bare['idle']['kib_per_connection']} KiB/connection" if "idle" in bare else "")
         )
-        lines.append(f"  ours / bare throughput: {report.get('ratio_to_bare')}")
+        if report.get("rate"):  # both keep up with the offered rate: compare the CPU it takes
+            lines.append(
+                f"  at the offered rate, server CPU: ours {ours['server']['cpu_percent']} %, bare "
+                f"{bare['server']['cpu_percent']} %"
+            )
+        else:
+            lines.append(f"  ours / bare throughput: {report.get('ratio_to_bare')}")
     if ours["games"]:
         lines.append(
             f"  game starts (rematch request to first move): p50 {ours['game_start_ms']['p50']} ms "
