@@ -138,3 +138,47 @@ async def test_sqlite_runs_on_the_loop_thread_and_a_session_never_yields_to_the_
     finally:
         counter.cancel()
         await db.dispose()
+
+
+async def test_a_batch_with_a_taken_seq_commits_the_other_moves_and_fails_only_that_one(db_url: str) -> None:
+    from datetime import UTC, datetime
+
+    from sqlalchemy import insert, select
+    from sqlalchemy.exc import IntegrityError
+
+    from geniusnight.db import Game, Move, Room
+    from geniusnight.server.games import GroupCommit, PendingWrite
+
+    db = Database(db_url)
+    now = datetime.now(UTC)
+
+    def setup(conn: Any) -> None:
+        conn.execute(insert(Room), [{"id": f"r{i}", "invite": f"i{i}", "game": "count21"} for i in (1, 2)])
+        conn.execute(
+            insert(Game), [{"id": i, "room_id": f"r{i}", "engine": "count21", "seed": 1, "players": 2} for i in (1, 2)]
+        )
+        # another process already wrote game 1's seq 1
+        conn.execute(insert(Move), [{"game_id": 1, "seq": 1, "seat": 0, "action": {"type": "add", "n": 1}}])
+
+    def pending(game_id: int, n: int) -> PendingWrite:
+        move = {
+            "game_id": game_id,
+            "seq": 1,
+            "seat": 0,
+            "action": {"type": "add", "n": n},
+            "ref": None,
+            "created_at": now,
+        }
+        return PendingWrite(move=move, game_id=game_id, game_values={"last_seq": 1}, room_id=None, now=now)
+
+    writer = GroupCommit(db)
+    try:
+        await db.write(setup)
+        results = await asyncio.gather(writer.write(pending(1, 3)), writer.write(pending(2, 2)), return_exceptions=True)
+        assert isinstance(results[0], IntegrityError) and results[1] is None
+        async with db.sessions() as s:
+            rows = (await s.execute(select(Move.game_id, Move.action).order_by(Move.game_id))).all()
+        assert [(g, a["n"]) for g, a in rows] == [(1, 1), (2, 2)]  # the loser changed nothing
+    finally:
+        await writer.stop()
+        await db.dispose()

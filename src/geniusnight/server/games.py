@@ -244,10 +244,10 @@ class GameService:
             now=now,
         )
         try:
-            if self.multi_process:
-                await write_moves(self.db, [write])  # races are expected: each move alone
-            else:
-                await self.writer.write(write)
+            # with several processes, a batch that holds a move another process already took
+            # the seq of fails as a whole, and GroupCommit writes its moves one by one: only
+            # the loser of the race sees the IntegrityError (and reloads)
+            await self.writer.write(write)
         except IntegrityError:
             return None
         live.state = new_state

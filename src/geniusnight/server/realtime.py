@@ -28,6 +28,8 @@ log = logging.getLogger(__name__)
 CHANNEL = "geniusnight:events"  # with Redis, suffixed by the database index (see RedisBus)
 PRESENCE_TTL = 30.0  # seconds a process's presence entries live without a refresh
 PRESENCE_REFRESH = 10.0
+REDIS_CONNECTIONS = 64  # per process
+REDIS_WAIT = 10.0  # seconds a command may wait for a free connection
 
 
 class TokenBucket:
@@ -264,13 +266,17 @@ class RedisBus(Bus):
         super().__init__(hub)
         import redis.asyncio as redis
 
-        self.redis = redis.from_url(url)
+        # a blocking pool: a burst of moves committed together publishes at once, and a
+        # publish that failed for want of a connection would leave other processes a move short
+        pool = redis.BlockingConnectionPool.from_url(url, max_connections=REDIS_CONNECTIONS, timeout=REDIS_WAIT)
+        self.redis = redis.Redis.from_pool(pool)
         db = int(self.redis.connection_pool.connection_kwargs.get("db", 0) or 0)
         self.channel = f"{CHANNEL}:{db}"
         self.origin = uuid.uuid4().hex
         self._task: asyncio.Task[None] | None = None
         self._refresh_task: asyncio.Task[None] | None = None
         self._written: dict[str, set[int]] = {}  # room -> member ids this process wrote
+        self._deliveries: set[asyncio.Task[None]] = set()  # state events being delivered
 
     async def publish(self, event: dict[str, Any]) -> None:
         if event.get("kind") == "room":
@@ -350,19 +356,31 @@ class RedisBus(Bus):
                     event = json.loads(message["data"])
                     if event.pop("origin", None) == self.origin:
                         continue
-                    try:
-                        if event.get("kind") == "room" and event.get("room") in self.hub.rooms:
-                            await self._read_presence(event["room"])
-                        await self.hub.handle(event)
-                    except Exception:
-                        log.exception("could not deliver %r", event)
+                    if event.get("kind") == "state":
+                        # each may read new moves from the database first: let those reads
+                        # overlap (a late one finds its seq already sent and sends nothing)
+                        task = asyncio.create_task(self._deliver(event))
+                        self._deliveries.add(task)
+                        task.add_done_callback(self._deliveries.discard)
+                    else:
+                        await self._deliver(event)
             except asyncio.CancelledError:
                 raise
             except Exception:
                 log.exception("redis subscription lost; reconnecting")
                 await asyncio.sleep(1)
 
+    async def _deliver(self, event: dict[str, Any]) -> None:
+        try:
+            if event.get("kind") == "room" and event.get("room") in self.hub.rooms:
+                await self._read_presence(event["room"])
+            await self.hub.handle(event)
+        except Exception:
+            log.exception("could not deliver %r", event)
+
     async def stop(self) -> None:
+        for delivery in list(self._deliveries):
+            delivery.cancel()
         for task in (self._task, self._refresh_task):
             if task is not None:
                 task.cancel()
