@@ -494,6 +494,7 @@ def run_clients(args: argparse.Namespace, bases: list[str], bare: bool) -> dict[
     merged["moves_per_second"] = merged["moves"] / elapsed if elapsed else 0.0
     merged["latency_ms"] = _percentiles(latencies)
     merged["game_start_ms"] = _percentiles(starts)
+    merged["game_starts"] = len(starts)
     merged["mean_frame_bytes"] = merged["frame_bytes"] // merged["frames"] if merged["frames"] else 0
     merged["error_samples"] = samples[:5]
     return merged
@@ -699,7 +700,7 @@ def summary(report: dict[str, Any]) -> str:
             )
         else:
             lines.append(f"  ours / bare throughput: {report.get('ratio_to_bare')}")
-    if ours["games"]:
+    if ours.get("game_starts", 0) >= 2:
         lines.append(
             f"  game starts (rematch request to first move): p50 {ours['game_start_ms']['p50']} ms "
             f"p95 {ours['game_start_ms']['p95']} ms"
