@@ -1,0 +1,33 @@
+"""``geniusnight bench load`` still runs end to end (a smoke test, not a measurement: the
+figures live in docs/benchmarks.md): a real server, real games, both loops, every figure in
+the report, no errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.parametrize("extra", [[], ["--rate", "40", "--no-bare"]], ids=["closed-loop", "offered-rate"])
+def test_bench_load_plays_real_games_and_reports_every_figure(tmp_path: Path, extra: list[str]) -> None:
+    out = tmp_path / "report.json"
+    cmd = [sys.executable, "-m", "geniusnight.cli", "bench", "load", "--game", "count21", "--rooms", "3"]
+    cmd += ["--clients", "2", "--duration", "2", "--ramp", "0.3", "--idle", "10", "--json", str(out), *extra]
+    result = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=180)
+    assert result.returncode == 0, result.stdout + result.stderr
+    report = json.loads(out.read_text())
+    ours = report["ours"]
+    assert ours["errors"] == 0 and ours["moves"] > 0
+    assert set(ours["latency_ms"]) == {"p50", "p95", "p99"}
+    assert ours["server"]["cpu_percent"] and ours["server"]["rss_mib"]
+    assert report["idle"]["connections"] == 10 and report["idle"]["kib_per_connection"] > 0
+    if "--rate" in extra:
+        assert ours["moves_per_second"] < 60  # the rooms keep to the offered pace
+    else:
+        assert report["bare"]["moves_per_second"] > 0 and report["ratio_to_bare"] > 0
