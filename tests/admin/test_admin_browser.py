@@ -126,6 +126,7 @@ async def test_admin_logs_in_and_steps_through_a_finished_games_replay(
     await expect(seq).to_have_text("seq 0 / 7")
     # no count21.js here: the readable JSON view stands in for the board
     await expect(page.get_by_test_id("replay-fallback")).to_be_visible()
+    await expect(page.get_by_test_id("replay-raw")).to_contain_text('"counter": 0')  # drawn after the note
     assert (await raw(page))["counter"] == 0 and "secret" not in await raw(page)
 
     await page.get_by_test_id("replay-next").click()
@@ -146,6 +147,7 @@ async def test_admin_logs_in_and_steps_through_a_finished_games_replay(
     await expect(page.get_by_test_id("replay-raw")).to_contain_text('"secret": 4')
     await page.get_by_test_id("replay-view-as").select_option("full")
     await expect(page.get_by_test_id("replay-board")).to_contain_text("hidden parts included")
+    await expect(page.get_by_test_id("replay-raw")).to_contain_text('"secrets"')
     full = await raw(page)
     assert full["secrets"] == [4, 7] and "rng" in full and full["counter"] == 3
 
