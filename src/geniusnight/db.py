@@ -204,7 +204,9 @@ def make_engine(url: str) -> AsyncEngine:
         async def connect() -> aiosqlite.Connection:
             return await InlineSQLite(lambda: sqlite3.connect(path, timeout=SQLITE_BUSY_MS / 1000))
 
-        engine = create_async_engine(url, async_creator=connect, pool_size=10, max_overflow=20)
+        # an in-memory database lives in one connection (SQLAlchemy's StaticPool takes no sizes)
+        sizes: dict[str, Any] = {} if path == ":memory:" else {"pool_size": 10, "max_overflow": 20}
+        engine = create_async_engine(url, async_creator=connect, **sizes)
         event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
         return engine
     if url.startswith("postgresql://"):
