@@ -202,7 +202,7 @@ def make_engine(url: str) -> AsyncEngine:
         path = make_url(url).database or ":memory:"
 
         async def connect() -> aiosqlite.Connection:
-            return await InlineSQLite(lambda: sqlite3.connect(path, timeout=SQLITE_BUSY_MS / 1000))
+            return await InlineSQLite(lambda: sqlite3.connect(path))  # busy timeout: _sqlite_pragmas
 
         # an in-memory database lives in one connection (SQLAlchemy's StaticPool takes no sizes)
         sizes: dict[str, Any] = {} if path == ":memory:" else {"pool_size": 10, "max_overflow": 20}

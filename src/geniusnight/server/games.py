@@ -226,8 +226,8 @@ class GameService:
             return await self._refuse(live, seat, action, "engine_error", "The server could not apply that move.")
         seq = live.seq + 1
         now = datetime.now(UTC)
-        deadline_at, deadline_seq = self._next_deadline(live, new_state, seq, now)
         result = live.engine.outcome(new_state)
+        deadline_at, deadline_seq = self._next_deadline(live, new_state, seq, now) if result is None else (None, None)
         values: dict[str, Any] = {
             "last_seq": seq,
             "last_move_at": now,
@@ -260,11 +260,10 @@ class GameService:
     def _next_deadline(
         self, live: LiveGame, new_state: Any, seq: int, now: datetime
     ) -> tuple[datetime | None, int | None]:
-        """A phase's clock restarts when the phase changes or someone new must act;
-        it keeps running while a simultaneous phase's players act one by one."""
+        """The clock of a game that goes on after this move. A phase's clock restarts when the
+        phase changes or someone new must act; it keeps running while a simultaneous phase's
+        players act one by one."""
         engine = live.engine
-        if engine.outcome(new_state) is not None:
-            return None, None
         phase = engine.phase(new_state)
         limit = live.time_limits.get(phase)
         if not limit:
