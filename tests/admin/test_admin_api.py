@@ -1,4 +1,4 @@
-"""The admin API (issue 6): auth, rooms, a room's detail, closing, logs, state at any seq,
+"""The admin API (docs/admin.md): auth, rooms, a room's detail, closing, logs, state at any seq,
 export, and the players' replay after the end. In-process app on a temporary SQLite DB."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""SPEC section 2, checked on every registered engine alike (the real games and the toy)."""
+"""The engine contract (docs/engine-contract.md), checked on every registered engine alike."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The HTTP API of SPEC section 6: rooms, invites, seats, tokens and host powers."""
+"""The HTTP API (docs/protocol.md): rooms, invites, seats, tokens and host powers."""
 
 from __future__ import annotations
 

@@ -106,7 +106,7 @@ class GameInfo:
 
 @runtime_checkable
 class Engine(Protocol):
-    """The interface between a game's rules and the server (SPEC section 2)."""
+    """The interface between a game's rules and the server (docs/engine-contract.md)."""
 
     info: GameInfo
 

@@ -1,4 +1,4 @@
-"""Admin console and API (issue 6): guarded by ``GENIUSNIGHT_ADMIN_TOKEN``.
+"""Admin console and API (docs/admin.md): guarded by ``GENIUSNIGHT_ADMIN_TOKEN``.
 
 Two ways in: ``Authorization: Bearer <admin token>`` (scripts) or the session cookie the
 ``/admin`` login form sets. The cookie never holds the token: it is ``expiry.mac`` where the

@@ -1,4 +1,4 @@
-"""The HTTP API (SPEC section 6). Thin routes: the work is in :mod:`.rooms`."""
+"""The HTTP API (docs/protocol.md). Thin routes: the work is in :mod:`.rooms`."""
 
 from __future__ import annotations
 

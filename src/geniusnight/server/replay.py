@@ -1,5 +1,5 @@
 """The players' replay: once a game is over, its members see its whole log and every
-seat's view at every seq, hidden parts revealed (SPEC section 7: "after a game ends its full
+seat's view at every seq, hidden parts revealed ("after a game ends its full
 log may be shown to its players"). The engine's raw state (PRNG, undealt cards) and free-form
 options (custom packs, which a rematch reuses) stay admin-only.
 

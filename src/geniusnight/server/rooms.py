@@ -18,7 +18,7 @@ from ..engines import ENGINES, Engine, IllegalAction, get_engine
 NAME_MAX = 32
 CHAT_MAX = 300
 ROOM_ID_BYTES = 9  # 72 bits: room ids are not secrets, only hard to stumble on
-INVITE_BYTES = 16  # 128 bits (the spec asks for at least 96)
+INVITE_BYTES = 16  # 128 bits (docs/product.md asks for at least 96)
 SEAT_TOKEN_BYTES = 24  # 192 bits (at least 128)
 
 

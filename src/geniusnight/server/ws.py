@@ -1,4 +1,4 @@
-"""The websocket ``/ws/{room_id}`` (SPEC section 6; documented in docs/protocol.md).
+"""The websocket ``/ws/{room_id}`` (documented in docs/protocol.md).
 
 Every frame is checked here before the engine sees it: size, flood rate, JSON, type, seat.
 A refused frame gets an ``error`` frame and changes nothing; the connection stays open.

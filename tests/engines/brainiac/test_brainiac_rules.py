@@ -1,4 +1,4 @@
-"""One test per Brainiac or IDIOT! rule (SPEC 5 and docs/rules/brainiac.md), on fixed deals."""
+"""One test per Brainiac or IDIOT! rule (docs/rules/brainiac.md), on fixed deals."""
 
 from __future__ import annotations
 
@@ -397,7 +397,7 @@ def test_each_correct_accuser_scores_2() -> None:
     assert s["history"][-1]["items"][2][0]["text"] == "+2 correct accusation of seat 1"
 
 
-def test_rulebook_example_three_wrong_accusers_each_lose_1_and_the_accused_gains_3() -> None:
+def test_worked_example_three_wrong_accusers_each_lose_1_and_the_accused_gains_3() -> None:
     s = with_scores(new(4, whoami=[B] * 20), [5, 5, 5, 5])
     s = play_round(s, accuse={0: 3, 1: 3, 2: 3})
     h = s["history"][-1]

@@ -1,4 +1,4 @@
-"""Genius Idea rules (SPEC 4 + rulebook), one test per rule, on hand-worked fixed deals.
+"""Genius Idea rules (docs/rules/genius-idea.md), one test per rule, on hand-worked fixed deals.
 
 Deck ``c000, c001, ...`` with ``shuffle: false``: seat s is dealt ``c{10s}..c{10s+9}``; the
 supply starts right after the hands, and each round's public area is the next 15 supply cards
@@ -301,7 +301,7 @@ def test_the_round_ends_unsolved_when_no_solver_has_chances_left() -> None:
     assert v["scores"] == [0, 4, 0, 0] and v["round"] == 2
 
 
-def test_rulebook_example_four_hints_out_two_wrong_guesses_riddler_3_solver_3_disruptor_2() -> None:
+def test_worked_example_four_hints_out_two_wrong_guesses_riddler_3_solver_3_disruptor_2() -> None:
     s = act(started(4), 1, type="reveal", hint=c(1))
     s = act(s, 2, type="guess", card=c(40))  # wrong 1
     s = act(s, 2, type="pass")

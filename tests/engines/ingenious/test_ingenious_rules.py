@@ -1,4 +1,4 @@
-"""One test per Ingenious rule (SPEC 3), on hand-worked positions with the fixed deal."""
+"""One test per Ingenious rule (docs/rules/ingenious.md), on hand-worked positions with the fixed deal."""
 
 from __future__ import annotations
 

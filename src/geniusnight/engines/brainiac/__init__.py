@@ -1,4 +1,4 @@
-"""Brainiac or IDIOT!: trivia with hidden identities (SPEC 5)."""
+"""Brainiac or IDIOT!: trivia with hidden identities (docs/rules/brainiac.md)."""
 
 from .engine import ENGINE, BrainiacEngine
 

@@ -1,4 +1,4 @@
-"""The Brainiac or IDIOT! engine: setup, rules, views, dump/load (SPEC 5).
+"""The Brainiac or IDIOT! engine: setup, rules, views, dump/load (docs/rules/brainiac.md).
 
 The state is a plain JSON-safe dict (see :func:`BrainiacEngine.setup` for its keys). Custom
 question cards live in it under ``"cards"``; with the built-in bank ``"cards"`` is None and
@@ -82,7 +82,7 @@ def card_count(state: State) -> int:
 
 
 class BrainiacEngine:
-    """Brainiac or IDIOT! for 3-6 players (SPEC 5)."""
+    """Brainiac or IDIOT! for 3-6 players (docs/rules/brainiac.md)."""
 
     info = GameInfo(
         id="brainiac",

@@ -1,4 +1,4 @@
-"""The automatic answer judge for Brainiac or IDIOT! (SPEC 5, "Judge").
+"""The automatic answer judge for Brainiac or IDIOT! (docs/rules/brainiac.md, "Judging").
 
 :func:`normalise` reduces an answer to a canonical form: case folded, accents stripped
 (Unicode NFKD), punctuation dropped, ``&`` read as ``and``, a leading article (a / an / the)

@@ -1,4 +1,4 @@
-"""Genius Idea: word riddles, a Disruptor and a quick-answer race (SPEC 4)."""
+"""Genius Idea: word riddles, a Disruptor and a quick-answer race (docs/rules/genius-idea.md)."""
 
 from .engine import ENGINE, GeniusIdeaEngine
 

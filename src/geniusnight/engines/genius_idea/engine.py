@@ -1,4 +1,4 @@
-"""The Genius Idea engine object: options, action parsing, views, dump/load, bots (SPEC 4)."""
+"""The Genius Idea engine object: options, action parsing, views, dump/load, bots (docs/rules/genius-idea.md)."""
 
 from __future__ import annotations
 
@@ -62,7 +62,7 @@ def _str_list(action: Mapping[str, Any], key: str) -> list[str]:
 
 
 class GeniusIdeaEngine:
-    """Genius Idea: riddles of 5 hint words, a Disruptor, and a quick-answer race (SPEC 4)."""
+    """Genius Idea: riddles of 5 hint words, a Disruptor, and a quick-answer race."""
 
     info = GameInfo(
         id="genius-idea",

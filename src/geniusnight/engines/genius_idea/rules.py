@@ -1,4 +1,4 @@
-"""Genius Idea rules on a plain JSON state (SPEC 4).
+"""Genius Idea rules on a plain JSON state (docs/rules/genius-idea.md).
 
 The state is a dict of JSON values only, so ``dump``/``load`` are copies and ``apply`` works
 on a deep copy (the given state is never changed). Keys:

@@ -1,4 +1,4 @@
-"""Ingenious (Einfach Genial): two-colour hex tiles, scored by your weakest colour (SPEC 3)."""
+"""Ingenious (Einfach Genial): two-colour hex tiles, scored by your weakest colour (docs/rules/ingenious.md)."""
 
 from .engine import ENGINE, IngeniousEngine
 

@@ -90,7 +90,7 @@ def _parse_place(action: Mapping[str, Any]) -> tuple[int, int, tuple[int, int], 
 
 
 class IngeniousEngine:
-    """Ingenious (Einfach Genial) for 1-4 players: standard, solo and teams (SPEC 3)."""
+    """Ingenious (Einfach Genial) for 1-4 players: standard, solo and teams (docs/rules/ingenious.md)."""
 
     info = GameInfo(
         id="ingenious",

@@ -9,10 +9,10 @@ from __future__ import annotations
 COLOURS: tuple[str, ...] = ("red", "green", "blue", "orange", "yellow", "purple")
 COLOUR_INDEX: dict[str, int] = {c: i for i, c in enumerate(COLOURS)}
 
-# SPEC 3: directions in this order; DIRS[d] and DIRS[(d + 3) % 6] are opposite.
+# Directions in this order (docs/rules/ingenious.md); DIRS[d] and DIRS[(d + 3) % 6] are opposite.
 DIRS: tuple[tuple[int, int], ...] = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
 
-# SPEC 3: the start symbols sit at the corners of the R=5 area for every player count.
+# The start symbols sit at the corners of the R=5 area for every player count.
 START_SYMBOLS: tuple[tuple[int, int, int], ...] = (
     (0, -5, COLOUR_INDEX["red"]),
     (5, -5, COLOUR_INDEX["green"]),
@@ -103,5 +103,5 @@ GEOMETRIES: dict[int, Geometry] = {r: Geometry(r) for r in (5, 6, 7)}
 
 
 def radius_for(players: int) -> int:
-    """SPEC 3: R = 5 for 1-2 players, 6 for 3, 7 for 4."""
+    """R = 5 for 1-2 players, 6 for 3, 7 for 4."""
     return 5 if players <= 2 else 6 if players == 3 else 7

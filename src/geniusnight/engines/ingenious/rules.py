@@ -1,4 +1,4 @@
-"""Ingenious rules on small flat immutable structures (SPEC section 3).
+"""Ingenious rules on small flat immutable structures (docs/rules/ingenious.md).
 
 The state is a slotted object whose fields are bytes, ints, strings and tuples; a transition
 copies the object and rebuilds only the fields it changes, so the old state is never touched.
@@ -325,7 +325,7 @@ def lowest_colours(track: tuple[int, ...]) -> set[int]:
 
 
 def swap_eligible(state: State, seat: int) -> bool:
-    """SPEC: no remaining tile shows a (tied) lowest colour of the seat's track.
+    """No remaining tile shows a (tied) lowest colour of the seat's track.
 
     Ruling: with no tile left there is nothing to swap, so no offer is made.
     """
