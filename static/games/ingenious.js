@@ -165,7 +165,6 @@ export function previewGain(view, seat, colours, cells) {
   const board = boardMap(view);
   const R = view.radius;
   const track = view.scores[seat];
-  const cap = view.cap;
   const raw = {};
   colours.forEach((c, i) => {
     raw[c] = (raw[c] || 0) + hexGain(board, R, cells[i][0], cells[i][1], c);
@@ -173,9 +172,11 @@ export function previewGain(view, seat, colours, cells) {
   const gained = {};
   let bonus = 0;
   for (const [c, g] of Object.entries(raw)) {
-    const after = Math.min(cap, track[c] + g);
+    // one scoring stops at the next threshold (18, then 36 on the double track)
+    const stop = view.bonus_at.find((t) => track[c] < t) ?? view.cap;
+    const after = Math.min(stop, track[c] + g);
     if (after > track[c]) gained[c] = after - track[c];
-    for (const t of view.bonus_at) if (track[c] < t && t <= after) bonus += 1;
+    if (track[c] < stop && stop <= after) bonus += 1;
   }
   return { raw, gained, bonus };
 }

@@ -240,29 +240,78 @@ def test_a_bonus_with_an_empty_rack_is_lost() -> None:
     assert s2.turn == 1 and len(s2.racks[0]) == 6
 
 
-def test_solo_uses_a_double_track_with_bonuses_at_18_and_36() -> None:
-    board = {(1, 0): "red", (2, 0): "red"}
-    racks = [[("red", "green")] * 6]
-    s = position(players=1, variant="solo", board=board, racks=racks, tracks=[track(red=16)])
-    s2 = place(s, 0, "red", "green", (0, 0), (0, 1))
-    assert score(s2, 0)["red"] == 18 and s2.pending == 1  # bonus at 18, not capped
-    s = position(players=1, variant="solo", board=board, racks=racks, tracks=[track(red=35)])
-    s2 = place(s, 0, "red", "green", (0, 0), (0, 1))
-    assert score(s2, 0)["red"] == 36 and s2.pending == 1  # bonus at 36, capped there
-    assert E.view(s2, 0)["cap"] == 36 and E.view(s2, 0)["bonus_at"] == [18, 36]
+def red_runs(players: int, points: int) -> dict[tuple[int, int], str]:
+    """Red hexes on the rays out of (0, 0), away from (0, 1), so a red hex on (0, 0) scores
+    exactly ``points`` (its partner on (0, 1) is green and scores nothing)."""
+    geom = GEOMETRIES[E.setup(players, {"shuffle": False}, 0).radius]
+    starts = {(q, r): c for q, r, c in E.view(E.setup(players, {"shuffle": False}, 0), None)["starts"]}
+    board: dict[tuple[int, int], str] = {}
+    left = points
+    for ray in geom.rays[geom.index[(0, 0)]][:5]:  # direction 5 leads to (0, 1)
+        cells = [geom.cells[c] for c in ray]
+        end = next((i for i, c in enumerate(cells) if c in starts), len(cells))
+        if end < len(cells) and starts[cells[end]] == "red":
+            end -= 1  # leave a gap before the red start symbol
+        for cell in cells[: min(end, left)]:
+            board[cell] = "red"
+        left -= min(end, left)
+    assert left == 0
+    return board
 
 
-def test_one_placement_passing_18_and_36_gives_two_bonuses_on_the_double_track() -> None:
-    board = {(x, 0): "red" for x in range(1, 5)}
-    racks = [[("red", "green")] * 6]
-    s = position(players=1, variant="solo", board=board, racks=racks, tracks=[track(red=17)])
-    s = s.copy()
-    s.tracks = ((33, 0, 0, 0, 0, 0),)
+DOUBLE_TRACK = [("solo", 1), ("teams", 4)]
+
+
+def double_track_place(variant: str, players: int, red: int, gain: int) -> tuple[int, int]:
+    """Seat 0 scores ``gain`` red points from ``red``: the new red and the bonuses earned."""
+    racks = [[("red", "green")] * 6 for _ in range(players)]
+    tracks = [track(red=red)] if variant == "solo" else [track(red=red), track()]
+    s = position(players=players, variant=variant, board=red_runs(players, gain), racks=racks, tracks=tracks)
     s2 = place(s, 0, "red", "green", (0, 0), (0, 1))
-    assert score(s2, 0)["red"] == 36 and s2.pending == 1
-    s.tracks = ((14, 0, 0, 0, 0, 0),)
-    s3 = place(s, 0, "red", "green", (0, 0), (0, 1))
-    assert score(s3, 0)["red"] == 18 and s3.pending == 1
+    placed = next(e for e in s2.log if e["type"] == "place")
+    assert placed["raw"] == {"red": gain}
+    return score(s2, 0)["red"], placed["bonus"]
+
+
+@pytest.mark.parametrize(("variant", "players"), DOUBLE_TRACK)
+def test_double_track_a_scoring_that_reaches_18_stops_there_and_the_excess_is_lost(variant: str, players: int) -> None:
+    assert double_track_place(variant, players, 16, 9) == (18, 1)  # not 25: the first board ends at 18
+
+
+@pytest.mark.parametrize(("variant", "players"), DOUBLE_TRACK)
+def test_double_track_reaching_exactly_18_gives_one_extra_placement(variant: str, players: int) -> None:
+    assert double_track_place(variant, players, 17, 1) == (18, 1)
+
+
+@pytest.mark.parametrize(("variant", "players"), DOUBLE_TRACK)
+def test_double_track_a_later_scoring_moves_on_from_18_toward_36(variant: str, players: int) -> None:
+    assert double_track_place(variant, players, 18, 5) == (23, 0)
+
+
+@pytest.mark.parametrize(("variant", "players"), DOUBLE_TRACK)
+def test_double_track_reaching_36_on_the_second_board_gives_a_second_extra_placement(
+    variant: str, players: int
+) -> None:
+    assert double_track_place(variant, players, 35, 3) == (36, 1)  # capped at 36, one bonus
+
+
+@pytest.mark.parametrize(("variant", "players"), DOUBLE_TRACK)
+def test_double_track_never_gives_two_bonuses_from_one_scoring_of_a_colour(variant: str, players: int) -> None:
+    assert double_track_place(variant, players, 17, 19) == (18, 1)  # not 36 with two bonuses
+
+
+def test_double_track_bonus_thresholds_are_in_the_view() -> None:
+    s = position(players=1, variant="solo")
+    assert E.view(s, 0)["cap"] == 36 and E.view(s, 0)["bonus_at"] == [18, 36]
+
+
+def test_double_track_a_double_tile_scores_its_colour_once_so_it_stops_at_18() -> None:
+    # both hexes red: their points together are one scoring of red
+    board = {(1, 0): "red", (2, 0): "red", (-1, 1): "red", (-2, 1): "red"}
+    s = position(players=1, variant="solo", board=board, racks=[[("red", "red")] * 6], tracks=[track(red=15)])
+    s2 = place(s, 0, "red", "red", (0, 0), (0, 1))  # (0,0) sees 2 + 1 red, (0,1) sees 1 + 2
+    assert score(s2, 0)["red"] == 18 and s2.log[0]["bonus"] == 1
+    assert s2.log[0]["raw"] == {"red": 6} and s2.log[0]["gained"] == {"red": 3}
 
 
 def test_teams_share_one_track_per_team_0_2_against_1_3() -> None:

@@ -295,22 +295,26 @@ def placements(state: State, seat: int) -> list[tuple[int, int, int, int, int, i
 def add_points(
     track: tuple[int, ...], c1: int, g1: int, c2: int, g2: int, cap: int, thresholds: tuple[int, ...]
 ) -> tuple[tuple[int, ...], int]:
-    """The track after adding the gains (capped), and how many bonus placements it earns.
+    """The track after adding the gains, and how many bonus placements it earns.
 
-    A bonus comes for each threshold a colour reaches from below; points above the cap are
-    lost. Two colours reaching 18 with one tile give two bonuses.
+    A placement's points in one colour (both hexes together when the tile shows it twice)
+    are one scoring. A scoring stops at the next threshold above the colour's old value:
+    18, and on the double track 36 only for a colour already at 18 or more. Reaching it gives
+    one bonus; points beyond it are lost. So one scoring earns at most one bonus per colour,
+    and two colours reaching a threshold with one tile give two bonuses.
     """
     new = list(track)
-    new[c1] += g1
-    new[c2] += g2
     bonuses = 0
-    for c in (c1,) if c1 == c2 else (c1, c2):
-        if new[c] > cap:
-            new[c] = cap
+    for c, g in ((c1, g1 + g2),) if c1 == c2 else ((c1, g1), (c2, g2)):
         old = track[c]
+        stop = cap
         for t in thresholds:
-            if old < t <= new[c]:
-                bonuses += 1
+            if old < t:
+                stop = t
+                break
+        new[c] = min(old + g, stop)
+        if old < stop <= new[c]:
+            bonuses += 1
     return tuple(new), bonuses
 
 
@@ -447,7 +451,7 @@ def place(state: State, seat: int, tile: int, x: int, y: int, c1: int, c2: int) 
     )
     if bonuses:
         reached = [
-            COLOURS[c] for c in dict.fromkeys((c1, c2)) for t in rules.thresholds if old_track[c] < t <= track[c]
+            COLOURS[c] for c in dict.fromkeys((c1, c2)) if track[c] > old_track[c] and track[c] in rules.thresholds
         ]
         _log(new, {"type": "bonus", "seat": seat, "count": bonuses, "colors": reached})
     new.pending = state.pending - 1 + bonuses
