@@ -391,6 +391,32 @@ def test_accepted_swap_shuffles_the_bag_unless_shuffle_is_false() -> None:
     assert list(s3.bag + s3.racks[0]) != list(s2.bag + s2.racks[0])  # shuffled (seeded)
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_an_exchange_draws_six_new_tiles_before_the_old_ones_go_back(seed: int) -> None:
+    s = E.setup(2, {}, seed).copy()
+    s.racks = ((tile("green", "orange"),) * 2 + (tile("red", "red"),), s.racks[1])
+    s.tracks = ((0, 3, 3, 3, 3, 3), (0,) * 6)
+    s.started = (True, True)
+    s2 = place(s, 0, "red", "red", (0, 0), (0, 1))
+    assert s2.phase == "swap"
+    s3 = E.apply(s2, 0, {"type": "swap", "accept": True})
+    assert s3.racks[0] == s2.bag[:6]  # drawn from the bag as it was: no given-up tile among them
+    assert sorted(s3.bag) == sorted(s2.bag[6:] + s2.racks[0])  # the old tiles went back after
+
+
+def test_no_exchange_offer_when_the_bag_holds_fewer_than_six_tiles() -> None:
+    racks = [[("red", "blue"), ("green", "orange"), ("yellow", "purple")], [("green", "green")]]
+    tracks = [track(green=3, orange=3, yellow=3, purple=3), track()]
+    full = position(racks=racks, tracks=tracks)
+    s = full.copy()
+    s.bag = full.bag[:5]
+    s2 = place(s, 0, "red", "blue", (0, 0), (0, 1))  # no tile left shows red or blue
+    assert s2.phase == "place" and s2.turn == 1  # not offered: the rack is refilled instead
+    assert s2.racks[0] == (tile("green", "orange"), tile("yellow", "purple"), *full.bag[:4])
+    s.bag = full.bag[:6]
+    assert place(s, 0, "red", "blue", (0, 0), (0, 1)).phase == "swap"  # six are enough
+
+
 def test_declined_swap_refills_the_rack() -> None:
     racks = [[("red", "blue"), ("green", "orange")], [("green", "green")]]
     tracks = [track(green=3, orange=3, yellow=3, purple=3), track()]

@@ -331,10 +331,11 @@ def lowest_colours(track: tuple[int, ...]) -> set[int]:
 def swap_eligible(state: State, seat: int) -> bool:
     """No remaining tile shows a (tied) lowest colour of the seat's track.
 
-    Ruling: with no tile left there is nothing to swap, so no offer is made.
+    Rulings: with no tile left there is nothing to swap, and with fewer than 6 tiles in the
+    bag the exchange can't draw six new tiles before the old ones go back, so no offer is made.
     """
     rack = state.racks[seat]
-    if not rack:
+    if not rack or len(state.bag) < RACK_SIZE:
         return False
     low = lowest_colours(state.tracks[state.track_index(seat)])
     return all(t // 6 not in low and t % 6 not in low for t in rack)
@@ -470,21 +471,26 @@ def place(state: State, seat: int, tile: int, x: int, y: int, c1: int, c2: int) 
 
 
 def swap(state: State, seat: int, accept: bool) -> State:
-    """Answer the swap offer: trade the remaining tiles for 6 new ones, or just refill."""
+    """Answer the swap offer: trade the remaining tiles for 6 new ones, or just refill.
+
+    The shown tiles are set aside, six new ones drawn, and only then do the old ones go back
+    into the bag (shuffled in unless ``shuffle`` is false, else at its back), so an exchange
+    never draws back a tile just given up.
+    """
     new = state.copy()
     if accept:
         shown = state.racks[seat]
-        bag = list(state.bag) + list(shown)
-        if state.shuffle:
-            rng = Rng(state.rng)
-            rng.shuffle(bag)
-            new.rng = rng.state
-        new.bag = tuple(bag)
         racks = list(state.racks)
         racks[seat] = ()
         new.racks = tuple(racks)
         _log(new, {"type": "swap", "seat": seat, "tiles": [tile_json(t) for t in shown]})
         _draw(new, seat, RACK_SIZE)
+        bag = list(new.bag) + list(shown)
+        if state.shuffle:
+            rng = Rng(state.rng)
+            rng.shuffle(bag)
+            new.rng = rng.state
+        new.bag = tuple(bag)
     else:
         _log(new, {"type": "keep", "seat": seat})
         _draw(new, seat, RACK_SIZE - len(state.racks[seat]))
