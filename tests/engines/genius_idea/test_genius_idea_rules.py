@@ -381,6 +381,35 @@ def test_coop_random_reveal_comes_from_the_in_state_prng() -> None:
     assert E.dump(prepare_all(a)) == E.dump(prepare_all(b))
 
 
+def coop_reveal_order(seed: int) -> list[str]:
+    """Seat 1 passes after every hint (the Riddler keeps the order): the hints in reveal order."""
+    s = E.setup(2, {"words": deck(), "shuffle": False}, seed=seed)
+    s = prepare_all(s)
+    order: list[str] = []
+    while True:
+        revealed = E.view(s, None)["revealed"]
+        order += [h for h in revealed if h not in order]
+        if E.phase(s) == "order":
+            s = act(s, 0, type="order", hints=revealed)
+        elif len(order) < 5:
+            s = act(s, 1, type="pass")
+        else:
+            return order
+
+
+def test_coop_without_shuffle_reveals_the_hints_in_the_prepared_order_whatever_the_seed() -> None:
+    orders = [coop_reveal_order(seed) for seed in range(6)]
+    assert orders == [[c(1), c(2), c(3), c(4), c(5)]] * 6  # seat 0 prepared hints c001..c005
+
+
+def test_reveal_timeout_without_shuffle_reveals_the_first_unrevealed_hint() -> None:
+    s = act(started(3), 1, type="reveal", hint=c(2))  # the Disruptor picks c002 first
+    s = act(s, 2, type="pass")
+    for seed in (1, 2):
+        t = E.load({**E.dump(s), "rng": seed})
+        assert E.view(act(t, None, type="timeout"), None)["revealed"] == [c(2), c(1)]
+
+
 def test_coop_second_riddle_comes_from_10_fresh_cards_before_rounds_3_and_4() -> None:
     s = started(2)
     s = act(s, 1, type="guess", card=c(0))  # round 1 solved

@@ -191,13 +191,24 @@ def next_hint(state: State) -> None:
     cur = state["cur"]
     cur["passed"] = []
     if state["mode"] == "coop":
-        rng = Rng(state["rng"])
-        hidden = [h for h in cur["hints"] if h not in cur["revealed"]]
-        choice = rng.choice(hidden)
-        state["rng"] = rng.state
-        reveal(state, choice)
+        system_reveal(state)
     else:
         state["phase"] = "reveal"
+
+
+def system_reveal(state: State) -> None:
+    """The engine reveals a hint itself (co-op, or a reveal timeout): a random unrevealed one
+    from the in-state PRNG, or with ``shuffle`` false the first unrevealed one in the order the
+    Riddler prepared them, so a fixed deal fixes the whole game."""
+    cur = state["cur"]
+    hidden = [h for h in cur["hints"] if h not in cur["revealed"]]
+    if state["shuffle"]:
+        rng = Rng(state["rng"])
+        choice = rng.choice(hidden)
+        state["rng"] = rng.state
+    else:
+        choice = hidden[0]
+    reveal(state, choice)
 
 
 def reveal(state: State, hint: str) -> None:
@@ -260,11 +271,7 @@ def timeout(state: State) -> None:
     phase = state["phase"]
     cur = state["cur"]
     if phase == "reveal":
-        rng = Rng(state["rng"])
-        hidden = [h for h in cur["hints"] if h not in cur["revealed"]]
-        choice = rng.choice(hidden)
-        state["rng"] = rng.state
-        reveal(state, choice)
+        system_reveal(state)
     elif phase == "order":
         order(state, list(cur["revealed"]))
     elif phase == "guess":
