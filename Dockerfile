@@ -29,6 +29,7 @@ ENV PYTHONPATH=/app/src \
 
 USER geniusnight
 EXPOSE 8000
+# liveness: the process answers (docker-compose.yml checks readiness, /readyz, instead)
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
-    CMD python -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8000/api/games', timeout=2)"
+    CMD python -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8000/healthz', timeout=2)"
 CMD ["geniusnight", "serve", "--host", "0.0.0.0", "--port", "8000", "--no-migrate"]

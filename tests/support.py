@@ -72,7 +72,7 @@ class ServerProcess:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"server exited: {self.log_path.read_text()[-2000:]}")
             try:
-                if httpx.get(f"{self.base}/api/games", timeout=1).status_code == 200:
+                if httpx.get(f"{self.base}/readyz", timeout=1).status_code == 200:
                     return self
             except httpx.HTTPError:
                 pass

@@ -27,6 +27,7 @@ from sqlalchemy import (
     UniqueConstraint,
     create_engine,
     event,
+    text,
 )
 from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import OperationalError
@@ -287,6 +288,11 @@ class Database:
                     raise
             await asyncio.sleep(pause)
             pause = min(pause * 2, 0.05)
+
+    async def ping(self) -> None:
+        """Raises unless the database answers a query."""
+        async with self.sessions() as s:
+            await s.execute(text("SELECT 1"))
 
     async def dispose(self) -> None:
         await self.engine.dispose()

@@ -43,6 +43,9 @@ class Settings(BaseSettings):
     refused_keep_days: int = 7
     # cookies get the Secure flag (turn on behind HTTPS)
     secure_cookies: bool = False
+    # "host:port" serving /metrics without the admin token (e.g. only to the scraper's
+    # network); empty: /metrics on the main port, behind the admin token
+    metrics_address: str = ""
 
     @model_validator(mode="after")
     def _refuse_unsafe_production(self) -> Settings:

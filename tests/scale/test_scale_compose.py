@@ -78,3 +78,11 @@ def test_dockerfile_runs_as_a_non_root_user_on_all_interfaces() -> None:
     assert "pip install ." in text
     assert "\nUSER geniusnight\n" in text
     assert '"geniusnight", "serve", "--host", "0.0.0.0"' in text
+
+
+def test_health_checks_use_healthz_and_readyz() -> None:
+    # the image checks liveness; compose waits for readiness before the proxy starts
+    assert "http://127.0.0.1:8000/healthz" in (ROOT / "Dockerfile").read_text()
+    app = _load()["services"]["app"]
+    assert any("http://127.0.0.1:8000/readyz" in part for part in app["healthcheck"]["test"])
+    assert _load()["services"]["proxy"]["depends_on"]["app"]["condition"] == "service_healthy"

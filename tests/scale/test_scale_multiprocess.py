@@ -256,7 +256,23 @@ async def test_killing_a_process_leaves_the_room_playable_through_the_other(
     assert survivor.state["view"]["counter"] == state.counter
 
 
+async def _metric(server: ServerProcess, name: str, **labels: str) -> float:
+    import httpx
+    from prometheus_client.parser import text_string_to_metric_families
+
+    async with httpx.AsyncClient(base_url=server.base) as c:
+        r = await c.get("/metrics", headers={"Authorization": "Bearer " + "t" * 32})
+    r.raise_for_status()
+    for family in text_string_to_metric_families(r.text):
+        for sample in family.samples:
+            if sample.name == name and sample.labels == labels:
+                return float(sample.value)
+    return 0.0
+
+
 async def test_a_phase_clock_runs_once_across_processes(cluster: Cluster, players: list[Player]) -> None:
+    fired = "geniusnight_timeouts_fired_total"
+    fired_before = [await _metric(p, fired, game="count21") for p in (cluster.a, cluster.b)]
     room_id, host_token, invite = await make_room(cluster.a.base, options={"target": 99}, time_limits={"play": 5})
     other = (await join(cluster.b.base, invite, "Bea"))["token"]
     r = await host_post(cluster.b.base, room_id, host_token, "/start")
@@ -275,3 +291,8 @@ async def test_a_phase_clock_runs_once_across_processes(cluster: Cluster, player
     for p in (pa, pb):
         await p.wait_state(lambda v, p=p: p.state["seq"] >= len(moves))
         assert p.state["view"]["counter"] >= len(moves)
+    # the metrics agree: two timeouts fired in all, and each process heard the other's events
+    fired_after = [await _metric(p, fired, game="count21") for p in (cluster.a, cluster.b)]
+    assert sum(fired_after) - sum(fired_before) == 2
+    for server in (cluster.a, cluster.b):
+        assert await _metric(server, "geniusnight_redis_lag_seconds_count") > 0

@@ -21,6 +21,7 @@ from ..engines import ENGINES, register
 from ..settings import Settings, get_settings
 from .driver import Driver
 from .games import GameService, LiveGame
+from .ops import MetricsListener
 from .realtime import Bus, Hub, RedisBus
 from .rooms import ApiError, RoomService
 
@@ -42,6 +43,7 @@ class Services:
     hub: Hub
     bus: Bus
     driver: Driver
+    draining: bool = False  # shutting down: /readyz answers 503
 
     async def room_snapshot(self, room_id: str) -> dict[str, Any] | None:
         async with self.db.sessions() as s:
@@ -102,8 +104,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             path.parent.mkdir(parents=True, exist_ok=True)
         await services.bus.start()
         await services.driver.resume_all()
+        listener = MetricsListener(services, settings.metrics_address) if settings.metrics_address else None
+        if listener is not None:
+            await listener.start()
         tune_gc()
         yield
+        if listener is not None:
+            await listener.stop()
         await services.driver.stop()
         await services.games.close()
         await services.bus.stop()
@@ -121,8 +128,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def _api_error(_request: Request, exc: ApiError) -> JSONResponse:
         return JSONResponse({"code": exc.code, "message": exc.message}, status_code=exc.status)
 
-    from . import admin, api, pages, replay, ws
+    from . import admin, api, ops, pages, replay, ws
 
+    app.include_router(ops.router)
     app.include_router(api.router)
     app.router.routes.append(WebSocketRoute("/ws/{room_id}", ws.room_socket))
     app.include_router(admin.router)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -24,6 +25,7 @@ from sqlalchemy import select
 
 from ..db import Game
 from ..engines import Rng
+from . import metrics
 from .games import GameService, LiveGame, _aware, derive_seed
 from .realtime import Bus
 
@@ -76,7 +78,9 @@ class Driver:
         for seat, bot in sorted(live.bot_seats().items()):
             if seat not in to_act:
                 continue
+            started = time.perf_counter()
             action = await asyncio.to_thread(self.choose, live, seat, bot)
+            metrics.BOT_THINK_SECONDS.labels(live.engine.info.id).observe(time.perf_counter() - started)
             if action is None:
                 continue  # this bot waits (e.g. lets the race run)
             outcome = await self.games.submit(game_id, seat, action, ref=f"bot-{seq}-{seat}")
@@ -114,6 +118,8 @@ class Driver:
         if not await self.bus.claim(f"timeout:{game_id}:{live.deadline_seq}", CLAIM_SECONDS):
             return
         outcome = await self.games.submit(game_id, None, dict(TIMEOUT_ACTION), ref=f"timeout-{live.deadline_seq}")
+        if outcome.ok and not outcome.duplicate:
+            metrics.TIMEOUTS.labels(live.engine.info.id).inc()
         if not outcome.ok:
             log.error("timeout in game %s refused: %s", game_id, outcome.message)
 

@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import hashlib
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -23,6 +24,7 @@ from sqlalchemy.sql.dml import Update
 
 from ..db import Database, Game, Move, RefusedAction, Room
 from ..engines import Engine, IllegalAction, get_engine
+from . import metrics
 
 log = logging.getLogger(__name__)
 
@@ -191,6 +193,7 @@ class GameService:
     # --- the pipeline ----------------------------------------------------------------
 
     async def submit(self, game_id: int, seat: int | None, action: Any, ref: str | None = None) -> Outcome:
+        received = time.perf_counter()
         live = await self.get(game_id)
         async with live.lock:
             for _attempt in range(5):
@@ -201,13 +204,18 @@ class GameService:
                     break
                 # another process committed this seq first: reload, re-validate, retry
             else:
+                metrics.MOVES_REFUSED.labels(live.engine.info.id, "conflict").inc()
                 return Outcome(False, live.seq, "conflict", "The game moved on; try again.")
         if outcome.ok and not outcome.duplicate:
+            game = live.engine.info.id
+            metrics.MOVES_ACCEPTED.labels(game).inc()
+            metrics.MOVE_COMMIT_SECONDS.labels(game).observe(time.perf_counter() - received)
             for hook in self.on_commit:
                 try:
                     await hook(live)
                 except Exception:  # a fan-out failure must not undo a committed move
                     log.exception("on_commit hook failed for game %s", live.id)
+            metrics.MOVE_FANOUT_SECONDS.labels(game).observe(time.perf_counter() - received)
         return outcome
 
     async def _try_commit(self, live: LiveGame, seat: int | None, action: Any, ref: str | None) -> Outcome | None:
@@ -275,6 +283,7 @@ class GameService:
         return now + timedelta(seconds=float(limit)), seq
 
     async def _refuse(self, live: LiveGame, seat: int | None, action: Any, code: str, message: str) -> Outcome:
+        metrics.MOVES_REFUSED.labels(live.engine.info.id, code).inc()
         try:
             async with self.db.sessions() as s, s.begin():
                 s.add(
@@ -374,6 +383,7 @@ class GroupCommit:
             batch, self.pending = self.pending, []
             if not batch:
                 continue
+            metrics.COMMIT_BATCH.observe(len(batch))
             try:
                 await write_moves(self.db, batch)
             except Exception:

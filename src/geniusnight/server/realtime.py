@@ -21,6 +21,7 @@ from typing import Any
 
 from starlette.websockets import WebSocket
 
+from . import metrics
 from .games import GameService, LiveGame
 
 log = logging.getLogger(__name__)
@@ -243,6 +244,9 @@ class Bus:
     async def stop(self) -> None:
         return None
 
+    async def ping(self) -> None:
+        return None
+
     async def claim(self, key: str, seconds: float) -> bool:
         """True if this process should run the one-off job ``key`` (bots, timers)."""
         return True
@@ -283,7 +287,8 @@ class RedisBus(Bus):
             await self._presence(event["room"])
         await self.hub.handle(event)
         try:
-            await self.redis.publish(self.channel, json.dumps({"origin": self.origin, **event}))
+            message = {"origin": self.origin, "sent": time.time(), **event}
+            await self.redis.publish(self.channel, json.dumps(message))
         except Exception:  # other processes resync from the database on the next event
             log.exception("redis publish failed")
 
@@ -356,6 +361,9 @@ class RedisBus(Bus):
                     event = json.loads(message["data"])
                     if event.pop("origin", None) == self.origin:
                         continue
+                    sent = event.pop("sent", None)
+                    if isinstance(sent, int | float):
+                        metrics.REDIS_LAG_SECONDS.observe(max(0.0, time.time() - sent))
                     if event.get("kind") == "state":
                         # each may read new moves from the database first: let those reads
                         # overlap (a late one finds its seq already sent and sends nothing)
@@ -393,6 +401,9 @@ class RedisBus(Bus):
             await pipe.execute()
         with contextlib.suppress(Exception):
             await self.redis.aclose()
+
+    async def ping(self) -> None:
+        await self.redis.ping()
 
     async def claim(self, key: str, seconds: float) -> bool:
         try:

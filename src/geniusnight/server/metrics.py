@@ -1,0 +1,79 @@
+"""Prometheus metrics (``/metrics``, docs/deploy.md "Metrics").
+
+Counters and histograms are process-wide and move as the work happens. The gauges
+(connections, rooms by status, live games) are read when a scrape comes in, by
+:func:`render`: rooms by status come from the database, so every process reports the same
+figure (aggregate them with ``max``, not ``sum``); connections and live games are this
+process's own.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, Counter, Gauge, Histogram, generate_latest
+from sqlalchemy import func, select
+
+from ..db import Room
+from ..engines import ENGINES
+
+if TYPE_CHECKING:
+    from .app import Services
+
+__all__ = ["CONTENT_TYPE_LATEST", "render"]
+
+ROOM_STATUSES = ("lobby", "playing", "finished", "closed")
+# seconds: a move is a millisecond or two on an idle server, tens under load
+LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
+
+CONNECTIONS = Gauge("geniusnight_connections", "Open websocket connections on this process")
+ROOMS = Gauge("geniusnight_rooms", "Rooms by status (the whole database)", ["status"])
+LIVE_GAMES = Gauge("geniusnight_live_games", "Running games this process holds, by game", ["game"])
+MOVES_ACCEPTED = Counter("geniusnight_moves_accepted", "Moves committed, by game", ["game"])
+MOVES_REFUSED = Counter("geniusnight_moves_refused", "Moves refused, by game and error code", ["game", "code"])
+MOVE_COMMIT_SECONDS = Histogram(
+    "geniusnight_move_commit_seconds",
+    "From a move's receipt to its commit",
+    ["game"],
+    buckets=LATENCY_BUCKETS,
+)
+MOVE_FANOUT_SECONDS = Histogram(
+    "geniusnight_move_fanout_seconds",
+    "From a move's receipt to its fan-out (frames queued here, event published to Redis)",
+    ["game"],
+    buckets=LATENCY_BUCKETS,
+)
+COMMIT_BATCH = Histogram(
+    "geniusnight_commit_batch_moves",
+    "Moves written per group commit",
+    buckets=(1, 2, 4, 8, 16, 32, 64, 128, 256, 512),
+)
+REDIS_LAG_SECONDS = Histogram(
+    "geniusnight_redis_lag_seconds",
+    "From an event's publish on one process to its receipt on another (wall clocks)",
+    buckets=LATENCY_BUCKETS,
+)
+BOT_THINK_SECONDS = Histogram(
+    "geniusnight_bot_think_seconds",
+    "Time a bot policy takes to choose its move (the display delay not included)",
+    ["game"],
+    buckets=LATENCY_BUCKETS,
+)
+TIMEOUTS = Counter("geniusnight_timeouts_fired", "Phase clocks that ran out and applied the timeout", ["game"])
+
+
+async def render(services: Services) -> bytes:
+    """Read the gauges, then the whole registry in the text exposition format."""
+    CONNECTIONS.set(sum(len(conns) for conns in services.hub.rooms.values()))
+    live: dict[str, int] = dict.fromkeys(ENGINES, 0)
+    for game in list(services.games.live.values()):
+        if not game.closed and not game.over:
+            live[game.engine.info.id] = live.get(game.engine.info.id, 0) + 1
+    for game_id, count in live.items():
+        LIVE_GAMES.labels(game_id).set(count)
+    async with services.db.sessions() as s:
+        rows = (await s.execute(select(Room.status, func.count()).group_by(Room.status))).all()
+    counts = dict.fromkeys(ROOM_STATUSES, 0) | {status: n for status, n in rows}
+    for status, n in counts.items():
+        ROOMS.labels(status).set(n)
+    return generate_latest(REGISTRY)
