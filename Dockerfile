@@ -10,19 +10,18 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 WORKDIR /app
 COPY pyproject.toml README.md ./
 COPY src ./src
-COPY alembic.ini ./
 COPY alembic ./alembic
 COPY static ./static
 COPY templates ./templates
 
-# The package and its dependencies (asyncpg and redis included) go into site-packages; the
-# code runs from /app/src so that static/, templates/ and alembic/ are found beside it.
+# The package (static/, templates/ and alembic/ inside it) and its dependencies (asyncpg and
+# redis included) go into site-packages; the build context is removed afterwards.
 RUN pip install . \
+    && rm -rf /app/src /app/alembic /app/static /app/templates \
     && useradd --system --uid 10001 --home-dir /app --shell /usr/sbin/nologin geniusnight \
     && mkdir -p /app/var \
     && chown geniusnight /app/var
-ENV PYTHONPATH=/app/src \
-    GENIUSNIGHT_ENV=production \
+ENV GENIUSNIGHT_ENV=production \
     GENIUSNIGHT_HOST=0.0.0.0 \
     GENIUSNIGHT_PORT=8000 \
     FORWARDED_ALLOW_IPS=*

@@ -1,6 +1,6 @@
 """Shared fixtures: a migrated temporary database, the app in-process, and real servers.
 
-The toy engine in ``tests/toygame.py`` ("count21") stands in for a game wherever a test
+The toy engine in ``geniusnight/bench/toy.py`` ("count21") stands in for a game wherever a test
 is about the platform rather than a game's rules.
 """
 

@@ -13,7 +13,7 @@ import httpx
 
 TESTS = Path(__file__).resolve().parent
 ROOT = TESTS.parent
-TOY = "toygame:ENGINE"
+TOY = "geniusnight.bench.toy:ENGINE"
 
 
 def free_port() -> int:

@@ -10,13 +10,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[2]
-
 
 def db_upgrade(url: str | None = None) -> None:
     from alembic import command
     from alembic.config import Config
 
+    from .resources import data_dir
     from .settings import Settings
 
     settings = Settings()
@@ -24,8 +23,8 @@ def db_upgrade(url: str | None = None) -> None:
     path = Settings(database_url=url).sqlite_path()
     if path is not None:
         path.parent.mkdir(parents=True, exist_ok=True)
-    cfg = Config(str(ROOT / "alembic.ini"))
-    cfg.set_main_option("script_location", str(ROOT / "alembic"))
+    cfg = Config()  # no ini file: the installed package has none, and the logging stays ours
+    cfg.set_main_option("script_location", str(data_dir("alembic")))
     cfg.attributes["url"] = url
     cfg.attributes["configure_logger"] = False
     try:
@@ -106,6 +105,12 @@ def main(argv: list[str] | None = None) -> int:
     add_load_arguments(bench_sub.add_parser("load", help="real games over websockets: moves/s, latency, memory"))
     args = parser.parse_args(argv)
     if args.command == "bench":
+        from importlib.util import find_spec
+
+        missing = [name for name in ("httpx", "psutil", "websockets") if find_spec(name) is None]
+        if missing:
+            print(f"missing {missing}: pip install 'geniusnight[bench]'", file=sys.stderr)
+            return 2
         from .bench.load import main as bench_load
 
         return bench_load(args)

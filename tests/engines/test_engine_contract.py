@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
+from geniusnight.bench.toy import ENGINE as TOY
 from geniusnight.engines import ENGINES, IllegalAction, Rng, get_engine, register
 from geniusnight.engines.base import Engine
-from toygame import ENGINE as TOY
 
 register(TOY)
 SEED = 987654321987654

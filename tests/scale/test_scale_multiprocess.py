@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
+from geniusnight.bench.toy import ENGINE as TOY_ENGINE
 from support import ServerProcess
-from toygame import ENGINE as TOY_ENGINE
 from wsclient import Player, host_post, join, make_room
 
 PG = os.environ.get("GENIUSNIGHT_TEST_POSTGRES_URL")

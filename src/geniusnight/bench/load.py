@@ -42,8 +42,6 @@ from typing import Any
 
 from ..server.realtime import WRITER_LINGER
 
-ROOT = Path(__file__).resolve().parents[3]
-TESTS = ROOT / "tests"
 ADMIN_TOKEN = "bench-admin-token-" + "x" * 16
 HEAD = re.compile(r'^\{"type":"state","game_id":(\d+),"seq":(\d+)')
 
@@ -80,7 +78,7 @@ class Server:
         import httpx
 
         log = open(f"/tmp/geniusnight-bench-{self.port}.log", "ab")  # noqa: SIM115
-        self.proc = subprocess.Popen(self.argv, cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT)
+        self.proc = subprocess.Popen(self.argv, env=self.env, stdout=log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -120,7 +118,6 @@ def our_servers(args: argparse.Namespace, db_url: str) -> list[Server]:
         env["GENIUSNIGHT_REDIS_URL"] = args.redis_url
     if args.extra_engine:
         env["GENIUSNIGHT_EXTRA_ENGINES"] = json.dumps([args.extra_engine])
-        env["PYTHONPATH"] = os.pathsep.join(p for p in (str(TESTS), env.get("PYTHONPATH", "")) if p)
     servers = []
     for i in range(args.processes):
         port = free_port()
@@ -461,8 +458,6 @@ def _register_extra(spec: str) -> None:
 
     from ..engines import ENGINES, register
 
-    if str(TESTS) not in sys.path:
-        sys.path.insert(0, str(TESTS))
     module, _, attr = spec.partition(":")
     engine = getattr(importlib.import_module(module), attr or "ENGINE")
     if engine.info.id not in ENGINES:
@@ -730,7 +725,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--idle", type=int, default=1000, help="idle connections for the memory figure (0: skip)")
     p.add_argument("--no-bare", dest="bare", action="store_false", help="skip the bare broadcast baseline")
     p.add_argument("--json", type=Path, help="also write the report as JSON here")
-    p.add_argument("--extra-engine", help="module:attribute of an extra engine (count21: toygame:ENGINE)")
+    p.add_argument("--extra-engine", help="module:attribute of an extra engine (count21: geniusnight.bench.toy:ENGINE)")
 
 
 def main(args: argparse.Namespace) -> int:
@@ -739,7 +734,7 @@ def main(args: argparse.Namespace) -> int:
     # a terminated benchmark still stops the servers it started (the ``finally`` blocks)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     if args.game == "count21" and not args.extra_engine:
-        args.extra_engine = "toygame:ENGINE"
+        args.extra_engine = "geniusnight.bench.toy:ENGINE"
     if args.extra_engine:
         _register_extra(args.extra_engine)
     if args.processes > 1 and not args.redis_url and not args.target:

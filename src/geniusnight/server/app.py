@@ -18,6 +18,7 @@ from starlette.routing import WebSocketRoute
 
 from ..db import Database
 from ..engines import ENGINES, register
+from ..resources import data_dir
 from ..settings import Settings, get_settings
 from .driver import Driver
 from .games import GameService, LiveGame
@@ -28,9 +29,8 @@ from .rooms import ApiError, RoomService
 log = logging.getLogger(__name__)
 
 
-ROOT = Path(__file__).resolve().parents[3]
-STATIC_DIR = ROOT / "static"
-TEMPLATE_DIR = ROOT / "templates"
+STATIC_DIR = data_dir("static")
+TEMPLATE_DIR = data_dir("templates")
 
 
 @dataclass
