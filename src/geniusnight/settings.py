@@ -37,6 +37,8 @@ class Settings(BaseSettings):
     rate_per_second: float = 15.0
     rate_burst: int = 30
     max_frame_bytes: int = 16 * 1024
+    # HTTP request bodies (a file upload is at most 1 MiB)
+    max_body_bytes: int = 2 * 1024 * 1024
     # public base URL for invite links; empty means "use the request's host"
     public_url: str = ""
     # refused actions are kept this long for the admin's debugging view

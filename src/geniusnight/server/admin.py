@@ -31,6 +31,7 @@ from ..db import Game, Member, Move, RefusedAction, Room
 from ..engines import ENGINES, Engine, IllegalAction, get_engine
 from ..settings import Settings
 from .deps import SessionDep, bearer_token, get_services
+from .edge import INT64_MAX, GameId, Offset
 from .rooms import ApiError
 
 ADMIN_COOKIE = "gn_admin"
@@ -59,7 +60,7 @@ def session_cookie_valid(settings: Settings, value: str | None, now: float | Non
     if not value or not settings.admin_token:
         return False
     expiry_text, _, mac = value.partition(".")
-    if not expiry_text.isdigit() or not mac:
+    if not (expiry_text.isascii() and expiry_text.isdigit()) or not mac:
         return False
     expiry = int(expiry_text)
     if expiry < (now if now is not None else time.time()):
@@ -174,7 +175,7 @@ async def list_rooms(
     game: Annotated[str | None, Query(description="A game id, e.g. ingenious")] = None,
     q: Annotated[str | None, Query(max_length=64, description="Room id or player name (substring)")] = None,
     limit: Annotated[int, Query(ge=1, le=500)] = 100,
-    offset: Annotated[int, Query(ge=0)] = 0,
+    offset: Offset = 0,
 ) -> dict[str, Any]:
     stmt = select(Room)
     if status is not None:
@@ -339,7 +340,7 @@ def _seat_filter(seat: str | None) -> tuple[bool, int | None]:
         return False, None
     if seat == "system":
         return True, None
-    if not seat.isdigit():
+    if not (seat.isascii() and seat.isdigit()):
         raise ApiError(422, "bad_seat", "seat is a number or 'system'.")
     return True, int(seat)
 
@@ -387,7 +388,7 @@ async def game_log(
 
 @api.get("/games/{game_id}/log", summary="A game's full log and its refused actions")
 async def admin_game_log(
-    game_id: int,
+    game_id: GameId,
     request: Request,
     _admin: AdminDep,
     session: SessionDep,
@@ -458,7 +459,7 @@ async def export_game(session: AsyncSession, game: Game) -> dict[str, Any]:
 
 
 @api.get("/games/{game_id}/export", summary="Export a whole game as JSON (a file download)")
-async def admin_export(game_id: int, _admin: AdminDep, session: SessionDep) -> JSONResponse:
+async def admin_export(game_id: GameId, _admin: AdminDep, session: SessionDep) -> JSONResponse:
     game = await _game_or_404(session, game_id)
     data = await export_game(session, game)
     return JSONResponse(data, headers={"Content-Disposition": f'attachment; filename="game-{game_id}.json"'})
@@ -552,11 +553,11 @@ async def state_at(
 
 @api.get("/games/{game_id}/state", summary="The full state at seq k, with every seat's and the spectator's view")
 async def admin_state(
-    game_id: int,
+    game_id: GameId,
     request: Request,
     _admin: AdminDep,
     session: SessionDep,
-    seq: Annotated[int | None, Query(ge=0, description="Moves replayed; default the last")] = None,
+    seq: Annotated[int | None, Query(ge=0, le=INT64_MAX, description="Moves replayed; default the last")] = None,
 ) -> dict[str, Any]:
     game = await _game_or_404(session, game_id)
     return await state_at(request, session, game, seq)

@@ -10,6 +10,7 @@ from pydantic import BaseModel, Field
 from ..db import Game, Member, Room
 from ..engines import ENGINES
 from .deps import RoomServiceDep, ServicesDep, cookie_name, seat_token
+from .edge import SeatNumber
 from .rooms import ApiError, RoomService, chat_json
 
 router = APIRouter(prefix="/api", tags=["rooms"])
@@ -185,7 +186,9 @@ async def add_bot(
 
 
 @router.delete("/rooms/{room_id}/seats/{seat}", summary="Host: kick (a bot takes over a running seat)")
-async def kick(room_id: str, seat: int, request: Request, svc: RoomServiceDep, services: ServicesDep) -> dict[str, Any]:
+async def kick(
+    room_id: str, seat: SeatNumber, request: Request, svc: RoomServiceDep, services: ServicesDep
+) -> dict[str, Any]:
     room = await _host(svc, request, room_id)
     target = await svc.kick(room, seat)
     await svc.s.commit()

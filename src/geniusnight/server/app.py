@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.routing import WebSocketRoute
@@ -21,6 +22,7 @@ from ..engines import ENGINES, register
 from ..resources import data_dir
 from ..settings import Settings, get_settings
 from .driver import Driver
+from .edge import BadInput, EdgeMiddleware, validation_error
 from .games import GameService, LiveGame
 from .ops import MetricsListener
 from .realtime import Bus, Hub, RedisBus
@@ -127,6 +129,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.exception_handler(ApiError)
     async def _api_error(_request: Request, exc: ApiError) -> JSONResponse:
         return JSONResponse({"code": exc.code, "message": exc.message}, status_code=exc.status)
+
+    @app.exception_handler(BadInput)
+    async def _bad_input(_request: Request, exc: BadInput) -> JSONResponse:
+        return JSONResponse(exc.frame(), status_code=exc.status)
+
+    app.add_exception_handler(RequestValidationError, validation_error)
+    app.add_middleware(EdgeMiddleware, max_body_bytes=settings.max_body_bytes)
 
     from . import admin, api, ops, pages, replay, ws
 

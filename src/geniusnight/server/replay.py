@@ -20,6 +20,7 @@ from fastapi.responses import HTMLResponse
 from ..db import Game
 from .admin import EXPORT_FORMAT, game_log, state_at
 from .deps import RoomServiceDep, seat_token
+from .edge import INT64_MAX, GameId
 from .rooms import ApiError, RoomService
 
 router = APIRouter(prefix="/api/rooms/{room_id}/games/{game_id}", tags=["replay"])
@@ -42,7 +43,7 @@ async def finished_game(svc: RoomService, request: Request, room_id: str, game_i
 @router.get("/log", summary="A finished game's full log (members of the room)")
 async def player_log(
     room_id: str,
-    game_id: int,
+    game_id: GameId,
     request: Request,
     svc: RoomServiceDep,
     seat: Annotated[str | None, Query(description="A seat number, or 'system'")] = None,
@@ -55,10 +56,10 @@ async def player_log(
 @router.get("/state", summary="A finished game's full state and every view at seq k (members)")
 async def player_state(
     room_id: str,
-    game_id: int,
+    game_id: GameId,
     request: Request,
     svc: RoomServiceDep,
-    seq: Annotated[int | None, Query(ge=0, description="Moves replayed; default the last")] = None,
+    seq: Annotated[int | None, Query(ge=0, le=INT64_MAX, description="Moves replayed; default the last")] = None,
 ) -> dict[str, Any]:
     game = await finished_game(svc, request, room_id, game_id)
     # every seat's view, hidden parts revealed; not the raw state (undealt cards, PRNG)

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+import codecs
 import hashlib
 import hmac
-import json
 import secrets
 from datetime import UTC, datetime
 from typing import Any
@@ -14,6 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from ..db import ChatMessage, Game, Member, Room
 from ..engines import ENGINES, Engine, IllegalAction, get_engine
+from .edge import FORBIDDEN_TEXT, BadInput, check_value, strict_json
 
 NAME_MAX = 32
 CHAT_MAX = 300
@@ -36,8 +37,8 @@ def hash_token(token: str, secret_key: str) -> str:
 
 
 def clean_name(name: object) -> str:
-    if not isinstance(name, str):
-        raise ApiError(422, "bad_name", "A name must be text.")
+    if not isinstance(name, str) or FORBIDDEN_TEXT.search(name):
+        raise ApiError(422, "bad_name", "A name must be text, without control characters.")
     name = " ".join(name.split())
     if not name:
         raise ApiError(422, "bad_name", "Please type a name.")
@@ -47,8 +48,8 @@ def clean_name(name: object) -> str:
 
 
 def clean_chat(text: object) -> str:
-    if not isinstance(text, str) or not text.strip():
-        raise ApiError(422, "bad_chat", "A chat message must be non-empty text.")
+    if not isinstance(text, str) or not text.strip() or FORBIDDEN_TEXT.search(text):
+        raise ApiError(422, "bad_chat", "A chat message must be non-empty text, without control characters.")
     text = text.strip()
     if len(text) > CHAT_MAX:
         raise ApiError(422, "chat_too_long", f"Chat messages are at most {CHAT_MAX} characters.")
@@ -261,11 +262,14 @@ class RoomService:
             raise ApiError(422, "bad_option", f"Option {name!r} can't be loaded from a file.")
         reader = getattr(engine, "import_option", None)
         try:
+            # what a reader returns is stored and read back like any other input
             if reader is not None:
-                return reader(name, data, filename)
-            return json.loads(data.decode("utf-8-sig"))
+                return check_value(reader(name, data, filename))
+            return strict_json(data.removeprefix(codecs.BOM_UTF8))
         except IllegalAction as e:
             raise ApiError(422, e.code, e.message) from None
+        except BadInput as e:
+            raise ApiError(422, "bad_file", f"That file could not be read: {e.message}") from None
         except (ValueError, UnicodeDecodeError) as e:
             raise ApiError(422, "bad_file", f"That file could not be read: {e}") from None
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from typing import Any
 
@@ -17,6 +16,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..db import Member
 from .app import Services
 from .deps import cookie_name
+from .edge import BadInput, strict_json
 from .realtime import Connection, TokenBucket
 from .rooms import ApiError, RoomService, chat_json
 
@@ -132,9 +132,9 @@ def _parse(text: str, max_bytes: int) -> tuple[dict[str, Any] | None, dict[str, 
     if len(text.encode()) > max_bytes:
         return None, error(None, "frame_too_large", f"Frames are at most {max_bytes // 1024} KiB.")
     try:
-        frame = json.loads(text)
-    except ValueError:
-        return None, error(None, "malformed_json", "That frame is not valid JSON.")
+        frame = strict_json(text)
+    except BadInput as e:
+        return None, error(None, e.code, e.message)
     if not isinstance(frame, dict) or not isinstance(frame.get("type"), str):
         return None, error(None, "malformed", 'A frame is a JSON object with a "type".')
     return frame, None

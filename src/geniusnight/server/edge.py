@@ -1,0 +1,207 @@
+"""The edge: every HTTP request and websocket frame is checked here before a route sees it.
+
+Whatever passes can be stored and read back: JSON that parses to finite numbers within
+64 bits, strings without lone surrogates (they cannot be encoded as UTF-8) or control
+characters (PostgreSQL refuses NUL; none belongs in a name, a chat line or a move), and
+nesting that any reader can walk. A refusal is a :class:`BadInput` with a stable code.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Annotated, Any
+from urllib.parse import unquote
+
+from fastapi import Path, Query
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.requests import Request
+
+INT64_MAX = (1 << 63) - 1
+MAX_DEPTH = 32  # no action, option or body needs more
+# control characters but tab, newline and carriage return; and lone surrogates
+FORBIDDEN_TEXT = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
+
+# ids and counters in paths and query strings: what the database's 64-bit integers hold
+GameId = Annotated[int, Path(ge=1, le=INT64_MAX, description="A game id")]
+SeatNumber = Annotated[int, Path(ge=0, le=INT64_MAX, description="A seat number")]
+Offset = Annotated[int, Query(ge=0, le=INT64_MAX)]
+
+
+class BadInput(Exception):
+    """Input refused at the edge: a stable code and a message for people."""
+
+    def __init__(self, code: str, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.code, self.message, self.status = code, message, status
+
+    def frame(self) -> dict[str, Any]:
+        return {"code": self.code, "message": self.message}
+
+
+def check_text(text: str) -> str:
+    if FORBIDDEN_TEXT.search(text):
+        raise BadInput("bad_text", "Text may not hold control characters or lone surrogates.")
+    return text
+
+
+def _refuse_constant(name: str) -> Any:
+    raise BadInput("bad_number", f"{name} is not a number here.")
+
+
+def _parse_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise BadInput("bad_number", "Numbers must be finite.")
+    return value
+
+
+def _parse_int(text: str) -> int:
+    if len(text) > 20:  # int() of a long digit string is slow, and is out of range anyway
+        raise BadInput("bad_number", "Integers must fit in 64 bits.")
+    value = int(text)
+    if not -INT64_MAX - 1 <= value <= INT64_MAX:
+        raise BadInput("bad_number", "Integers must fit in 64 bits.")
+    return value
+
+
+def check_value(value: Any) -> Any:
+    """Refuse what could not be stored and read back: see the module's docstring."""
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, str):
+            check_text(item)
+        elif isinstance(item, bool) or item is None:
+            continue
+        elif isinstance(item, int):
+            if not -INT64_MAX - 1 <= item <= INT64_MAX:
+                raise BadInput("bad_number", "Integers must fit in 64 bits.")
+        elif isinstance(item, float):
+            if not math.isfinite(item):
+                raise BadInput("bad_number", "Numbers must be finite.")
+        elif isinstance(item, dict | list | tuple):
+            if depth >= MAX_DEPTH:
+                raise BadInput("too_deep", f"JSON may nest at most {MAX_DEPTH} levels.")
+            children = [*item.keys(), *item.values()] if isinstance(item, dict) else list(item)
+            stack.extend((child, depth + 1) for child in children)
+        else:
+            raise BadInput("malformed_json", f"Unexpected value of type {type(item).__name__}.")
+    return value
+
+
+def strict_json(data: str | bytes) -> Any:
+    """``json.loads`` that accepts only what :func:`check_value` does."""
+    if isinstance(data, bytes):
+        try:
+            data = data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise BadInput("malformed_json", "The body is not UTF-8.") from None
+    try:
+        value = json.loads(data, parse_constant=_refuse_constant, parse_float=_parse_float, parse_int=_parse_int)
+    except RecursionError:
+        raise BadInput("too_deep", f"JSON may nest at most {MAX_DEPTH} levels.") from None
+    except ValueError:
+        raise BadInput("malformed_json", "That is not valid JSON.") from None
+    return check_value(value)
+
+
+# --- HTTP ------------------------------------------------------------------------------------
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+FORM_TYPES = ("multipart/form-data", "application/x-www-form-urlencoded")
+
+
+class EdgeMiddleware:
+    """Refuses, before any route runs: a path or query string holding control characters or
+    lone surrogates, a body over ``max_body_bytes``, and a body that is not strict JSON
+    (forms and file uploads excepted). A body that passes is handed on unchanged."""
+
+    def __init__(self, app: ASGIApp, max_body_bytes: int) -> None:
+        self.app = app
+        self.max_body_bytes = max_body_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        try:
+            check_text(scope.get("path", ""))
+            query = scope.get("query_string", b"").decode("utf-8", "surrogateescape")
+            check_text(unquote(query, errors="surrogateescape"))
+        except BadInput as e:
+            if scope["type"] == "websocket":
+                await send({"type": "websocket.close", "code": 4400})
+            else:
+                await _refuse(scope, send, e)
+            return
+        if scope["type"] == "websocket":
+            await self.app(scope, receive, send)
+            return
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
+        length = headers.get("content-length", "")
+        if length.isascii() and length.isdigit() and int(length) > self.max_body_bytes:
+            await _refuse(scope, send, _too_large(self.max_body_bytes))
+            return
+        body, more, messages = b"", True, []
+        while more:
+            message = await receive()
+            messages.append(message)
+            if message["type"] != "http.request":
+                break
+            body += message.get("body", b"")
+            more = message.get("more_body", False)
+            if len(body) > self.max_body_bytes:
+                await _refuse(scope, send, _too_large(self.max_body_bytes))
+                return
+        content_type = headers.get("content-type", "").split(";")[0].strip().lower()
+        if body.strip() and content_type not in FORM_TYPES:
+            try:
+                strict_json(body)
+            except BadInput as e:
+                await _refuse(scope, send, e)
+                return
+        pending: list[Message] = [{"type": "http.request", "body": body, "more_body": False}]
+        pending += [m for m in messages if m["type"] != "http.request"]
+
+        async def replay() -> Message:
+            return pending.pop(0) if pending else await receive()
+
+        await self.app(scope, replay, send)
+
+
+def _too_large(limit: int) -> BadInput:
+    return BadInput("body_too_large", f"Request bodies are at most {limit // 1024} KiB.", status=413)
+
+
+async def _refuse(scope: Scope, send: Send, e: BadInput) -> None:
+    response = JSONResponse(e.frame(), status_code=e.status)
+    await response(scope, _drain, send)
+
+
+async def _drain() -> Message:
+    return {"type": "http.disconnect"}
+
+
+async def validation_error(_request: Request, exc: Exception) -> JSONResponse:
+    """FastAPI's 422, with a stable code and without echoing the input back (which may be
+    anything the edge let through: a huge string, another field's value)."""
+    assert isinstance(exc, RequestValidationError)
+    errors = [
+        {"loc": [str(part) for part in err.get("loc", ())], "type": str(err.get("type", "")), "msg": err.get("msg")}
+        for err in exc.errors()
+    ]
+    first = errors[0] if errors else {"loc": [], "msg": "invalid"}
+    where = ".".join(first["loc"][1:] if len(first["loc"]) > 1 else first["loc"])
+    message = f"{where}: {first['msg']}" if where else str(first["msg"])
+    return JSONResponse(
+        {"code": "invalid_request", "message": message, "errors": errors},
+        status_code=422,
+    )
