@@ -1,12 +1,17 @@
-"""Test helpers importable from any test module: free ports and real server processes."""
+"""Test helpers importable from any test module: free ports, real server processes and a
+clock the test moves by hand."""
 
 from __future__ import annotations
 
+import asyncio
+import heapq
+import itertools
 import os
 import socket
 import subprocess
 import sys
 import time
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import httpx
@@ -93,3 +98,31 @@ class ServerProcess:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
+
+
+class FakeClock:
+    """A :class:`geniusnight.clock.Clock` that moves only when the test calls :meth:`advance`:
+    timers and bot delays wake at once when their time comes, without waiting for it."""
+
+    def __init__(self) -> None:
+        self._now = datetime.now(UTC)
+        self._sleepers: list[tuple[datetime, int, asyncio.Future[None]]] = []
+        self._order = itertools.count()
+
+    def now(self) -> datetime:
+        return self._now
+
+    async def sleep(self, seconds: float) -> None:
+        if seconds <= 0:
+            await asyncio.sleep(0)
+            return
+        wake = asyncio.get_running_loop().create_future()
+        heapq.heappush(self._sleepers, (self._now + timedelta(seconds=seconds), next(self._order), wake))
+        await wake
+
+    def advance(self, seconds: float) -> None:
+        self._now += timedelta(seconds=seconds)
+        while self._sleepers and self._sleepers[0][0] <= self._now:
+            _, _, wake = heapq.heappop(self._sleepers)
+            if not wake.done():  # a cancelled sleeper is gone
+                wake.set_result(None)

@@ -190,39 +190,6 @@ async def test_lobby_changes_arrive_as_room_frames(server: ServerProcess) -> Non
     await host.close()
 
 
-async def test_phase_time_limit_applies_the_timeout_action(server: ServerProcess) -> None:
-    room_id, token, invite = await make_room(server.base, time_limits={"play": 5})
-    await join(server.base, invite, "Guest")
-    await host_post(server.base, room_id, token, "/start")
-    host = await Player(server.ws_base, room_id, token).connect()
-    assert host.state["deadline"] is not None
-    frame = await host.wait_state(lambda v: v["counter"] == 1, timeout=9)
-    assert frame["view"]["to_act"] == [1]  # the system added 1 for seat 0
-    await host.close()
-
-
-async def test_deadline_survives_a_restart(db_url: str) -> None:
-    srv = ServerProcess(db_url).start()
-    try:
-        room_id, token, invite = await make_room(srv.base, time_limits={"play": 8})
-        await join(srv.base, invite, "Guest")
-        await host_post(srv.base, room_id, token, "/start")
-        host = await Player(srv.ws_base, room_id, token).connect()
-        deadline = host.state["deadline"]
-        await host.close()
-        srv.kill()
-        srv = ServerProcess(db_url, port=srv.port).start()
-        host = await Player(srv.ws_base, room_id, token).connect()
-        if host.state["seq"] == 0:  # the clock kept its deadline through the restart ...
-            assert host.state["deadline"] == deadline
-        frame = await host.wait_state(lambda v: v["counter"] == 1, timeout=15)
-        # ... and the restarted server applied the timeout (a slow restart may come after it)
-        assert frame["seq"] == 1 and frame["view"]["to_act"] == [1]
-        await host.close()
-    finally:
-        srv.stop()
-
-
 async def test_acknowledged_moves_survive_kill_9(db_url: str) -> None:
     """Play, kill -9 the server mid-game, restart: every acked move is there, play goes on."""
     srv = ServerProcess(db_url).start()

@@ -17,6 +17,7 @@ from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.routing import WebSocketRoute
 
+from ..clock import Clock
 from ..db import Database
 from ..engines import ENGINES, register
 from ..resources import data_dir
@@ -73,12 +74,12 @@ def load_extra_engines(specs: list[str]) -> None:
             register(engine)
 
 
-def build_services(settings: Settings) -> Services:
+def build_services(settings: Settings, clock: Clock | None = None) -> Services:
     db = Database(settings.database_url)
-    games = GameService(db, multi_process=settings.redis_url is not None)
+    games = GameService(db, multi_process=settings.redis_url is not None, clock=clock)
     hub = Hub(games)
     bus: Bus = RedisBus(hub, settings.redis_url) if settings.redis_url else Bus(hub)
-    driver = Driver(games, bus, settings.bot_delay_ms / 1000)
+    driver = Driver(games, bus, settings.bot_delay_ms / 1000, games.clock)
     services = Services(settings, db, games, hub, bus, driver)
     hub.room_snapshot = services.room_snapshot
     games.on_commit.append(services.publish_state)
@@ -94,10 +95,11 @@ def tune_gc() -> None:
     gc.freeze()
 
 
-def create_app(settings: Settings | None = None) -> FastAPI:
+def create_app(settings: Settings | None = None, clock: Clock | None = None) -> FastAPI:
+    """The app; ``clock`` (default: the system clock) drives deadlines, bots and the sweep."""
     settings = settings or get_settings()
     load_extra_engines(settings.extra_engines)
-    services = build_services(settings)
+    services = build_services(settings, clock)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

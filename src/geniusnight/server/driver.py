@@ -18,11 +18,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import select
 
+from ..clock import Clock, SystemClock
 from ..db import Game
 from ..engines import Rng
 from . import metrics
@@ -40,10 +41,11 @@ CLAIM_SECONDS = 5
 
 
 class Driver:
-    def __init__(self, games: GameService, bus: Bus, bot_delay: float) -> None:
+    def __init__(self, games: GameService, bus: Bus, bot_delay: float, clock: Clock | None = None) -> None:
         self.games = games
         self.bus = bus
         self.bot_delay = bot_delay
+        self.clock = clock or SystemClock()
         self._tasks: set[asyncio.Task[Any]] = set()
         self._timers: dict[int, datetime] = {}  # game id -> deadline a timer sleeps toward
         self._swept: dict[int, int] = {}  # game id -> last seq the sweep found no bot to act at
@@ -68,7 +70,7 @@ class Driver:
             self._spawn(self._timer(live.id, live.deadline_at))
 
     async def _bot_turn(self, game_id: int, seq: int) -> None:
-        await asyncio.sleep(self.bot_delay)
+        await self.clock.sleep(self.bot_delay)
         live = await self.games.get(game_id)
         if live.seq != seq or live.over:
             return  # a newer move scheduled its own turn
@@ -107,9 +109,9 @@ class Driver:
         return Rng.from_seed(derive_seed(live.seed, seq, seat, "fallback")).choice(legal)
 
     async def _timer(self, game_id: int, deadline: datetime) -> None:
-        delay = (deadline - datetime.now(UTC)).total_seconds()
+        delay = (deadline - self.clock.now()).total_seconds()
         if delay > 0:
-            await asyncio.sleep(delay)
+            await self.clock.sleep(delay)
         live = await self.games.get(game_id)
         if self._timers.get(game_id) == deadline:
             del self._timers[game_id]
@@ -140,7 +142,7 @@ class Driver:
 
     async def _sweep_forever(self) -> None:
         while True:
-            await asyncio.sleep(SWEEP_SECONDS)
+            await self.clock.sleep(SWEEP_SECONDS)
             try:
                 await self.sweep()
             except asyncio.CancelledError:
@@ -150,7 +152,7 @@ class Driver:
 
     async def sweep(self) -> None:
         """Re-schedule running games whose bot turn or clock is overdue (their process died)."""
-        now = datetime.now(UTC)
+        now = self.clock.now()
         bot_due = timedelta(seconds=self.bot_delay + SWEEP_GRACE)
         async with self.games.db.sessions() as s:
             rows = (

@@ -22,6 +22,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.sql.dml import Update
 
+from ..clock import Clock, SystemClock
 from ..db import Database, Game, Move, RefusedAction, Room
 from ..engines import Engine, IllegalAction, get_engine
 from . import metrics
@@ -84,8 +85,9 @@ def derive_seed(*parts: object) -> int:
 class GameService:
     """Loads, caches and advances games. One per process."""
 
-    def __init__(self, db: Database, *, multi_process: bool = False) -> None:
+    def __init__(self, db: Database, *, multi_process: bool = False, clock: Clock | None = None) -> None:
         self.db = db
+        self.clock = clock or SystemClock()  # stamps moves and sets deadlines
         self.multi_process = multi_process
         self.live: dict[int, LiveGame] = {}
         self._load_locks: dict[int, asyncio.Lock] = {}
@@ -177,7 +179,7 @@ class GameService:
         limit = live.time_limits.get(live.engine.phase(live.state))
         if not limit:
             return
-        live.deadline_at = datetime.now(UTC) + timedelta(seconds=float(limit))
+        live.deadline_at = self.clock.now() + timedelta(seconds=float(limit))
         live.deadline_seq = 0
         async with self.db.sessions() as s, s.begin():
             game = await s.get(Game, live.id)
@@ -233,7 +235,7 @@ class GameService:
             log.exception("engine %s crashed on %r", live.engine.info.id, action)
             return await self._refuse(live, seat, action, "engine_error", "The server could not apply that move.")
         seq = live.seq + 1
-        now = datetime.now(UTC)
+        now = self.clock.now()
         result = live.engine.outcome(new_state)
         deadline_at, deadline_seq = self._next_deadline(live, new_state, seq, now) if result is None else (None, None)
         values: dict[str, Any] = {
