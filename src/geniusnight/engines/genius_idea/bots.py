@@ -1,36 +1,36 @@
-"""Bot policies for every role: ``random`` and ``smart`` (similarity-driven).
+"""Bot policies for every role: ``random`` and ``smart`` (association-driven).
 
-``smart`` uses :func:`similarity.similarity` (the model's table for the built-in deck, a
-string measure for custom decks):
+``smart`` uses :func:`similarity.similarity` (curated themes plus a hub-corrected embedding
+cosine for the built-in deck, a string measure for custom decks):
 
-- **Prepare**: the answer whose 5 most similar other cards are most similar on average; those
-  5 are the hints.
+- **Prepare**: the answer whose 5 most similar other cards are most similar in total; those
+  5 are the hints. Unrelated cards score about 0, so it picks the answer a person can read.
 - **Disruptor**: reveals the least helpful hint: the one whose similarity to the answer, minus
   its best similarity to any other live public card, is lowest.
 - **Riddler**: orders the revealed hints by similarity to the answer, most similar first.
-- **Solver**: scores each live public card by the revealed hints' similarities, weighted by
-  the Riddler's order (weight 1/(1+i) for the i-th hint), and guesses the best card when it
-  leads the runner-up by at least the margin threshold, else passes. The threshold is
-  ``SOLVER_MARGIN * hidden / 4`` (``hidden`` = unrevealed hints: the fewer points are left to
-  win, the less sure it needs to be), times ``SPARE_CHANCE_FACTOR`` when it has more than one
-  chance left (a miss is cheaper), times ``RIVAL_FACTOR`` for each other Solver who still has a
-  chance (it is a race: waiting for a surer hint lets a rival take the riddle). With all 5
-  hints out it must guess: it takes the best card.
+- **Solver**: a card's evidence is the sum of its similarities to the revealed hints, weighted
+  by the Riddler's order (1/(1+i) for the i-th hint). Its belief in the best card is that
+  card's share of ``exp(SHARPNESS * evidence)`` over the live cards. It guesses the best card
+  when the belief reaches ``CONFIDENCE`` (times ``SPARE_CHANCE_FACTOR`` with a chance to spare,
+  times ``RIVAL_FACTOR`` for each other Solver still in the race), else passes and waits for
+  the next hint. With all 5 hints out it must guess: it takes the best card.
 
 ``random`` plays a uniformly random legal action (a Solver guesses or passes with even odds).
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from ..base import Rng
 from .rules import HINTS, State, to_act
 from .similarity import similarity
 
-SOLVER_MARGIN = 0.03  # lead over the runner-up needed to guess with 1 hint out (tuned by bench)
+SHARPNESS = 6.0  # evidence -> belief; with 0.5 below: fewest wasted chances for most points (bench)
+CONFIDENCE = 0.5  # belief in the best card needed to guess with no spare chance and no rival
 SPARE_CHANCE_FACTOR = 0.7
-RIVAL_FACTOR = 0.6  # per other Solver still in the race (tuned by bench)
+RIVAL_FACTOR = 0.8  # per other Solver still in the race
 
 
 def best_riddle(hand: list[str]) -> tuple[str, list[str]]:
@@ -51,15 +51,30 @@ def live_cards(cur: dict[str, Any]) -> list[str]:
 
 
 def card_scores(cur: dict[str, Any]) -> list[tuple[float, str]]:
-    """Each live public card's order-weighted similarity to the revealed hints, best first."""
-    weights = [1.0 / (1 + i) for i in range(len(cur["revealed"]))]
-    total = sum(weights) or 1.0
+    """Each live public card's evidence: its similarity to each revealed hint, weighted by the
+    Riddler's order (1/(1+i) for the i-th hint), summed; best first."""
     scored = []
     for card in live_cards(cur):
-        s = sum(w * similarity(h, card) for w, h in zip(weights, cur["revealed"], strict=True)) / total
+        s = sum(similarity(h, card) / (1 + i) for i, h in enumerate(cur["revealed"]))
         scored.append((s, card))
     scored.sort(key=lambda t: (-t[0], t[1]))
     return scored
+
+
+def belief(scored: list[tuple[float, str]]) -> float:
+    """How sure the Solver is of the best card: its share of ``exp(SHARPNESS * evidence)``
+    over the live cards (each card equally likely before any hint)."""
+    top = scored[0][0]
+    return 1.0 / sum(math.exp(SHARPNESS * (s - top)) for s, _ in scored)
+
+
+def confidence_needed(cur: dict[str, Any], seat: int) -> float:
+    """``CONFIDENCE``, lowered when a miss is cheap (a spare chance) and for each other Solver
+    still in the race (waiting lets a rival take the riddle)."""
+    needed = CONFIDENCE
+    if cur["chances"][seat] > 1:
+        needed *= SPARE_CHANCE_FACTOR
+    return needed * RIVAL_FACTOR ** sum(1 for s in cur["solvers"] if s != seat and cur["chances"][s] > 0)
 
 
 def smart_action(state: State, seat: int) -> dict[str, Any]:
@@ -82,13 +97,7 @@ def smart_action(state: State, seat: int) -> dict[str, Any]:
         return {"type": "order", "hints": ordered}
     # guess
     scored = card_scores(cur)
-    hidden = HINTS - len(cur["revealed"])
-    threshold = SOLVER_MARGIN * hidden / (HINTS - 1)
-    if cur["chances"][seat] > 1:
-        threshold *= SPARE_CHANCE_FACTOR
-    threshold *= RIVAL_FACTOR ** sum(1 for s in cur["solvers"] if s != seat and cur["chances"][s] > 0)
-    margin = scored[0][0] - scored[1][0] if len(scored) > 1 else 1.0
-    if hidden == 0 or margin >= threshold:
+    if len(cur["revealed"]) == HINTS or belief(scored) >= confidence_needed(cur, seat):
         return {"type": "guess", "card": scored[0][1]}
     return {"type": "pass"}
 

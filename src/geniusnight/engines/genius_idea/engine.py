@@ -93,7 +93,11 @@ class GeniusIdeaEngine:
         ),
         bots=(
             BotSpec("random", "Random", "Random legal moves; as a Solver guesses or passes at random."),
-            BotSpec("smart", "Smart", "Uses word similarity for riddles, reveals, order and guesses."),
+            BotSpec(
+                "smart",
+                "Smart",
+                "Builds riddles from related words; as a Solver guesses when sure and waits for hints otherwise.",
+            ),
         ),
         timed_phases={
             "prepare": "the engine prepares a riddle (smart bot) for every seat that has not",
