@@ -244,6 +244,64 @@ def tied_swap(case: IngeniousCase, action: Action) -> bool:
     return sum(v == low for v in track.values()) >= 2
 
 
+def capping_path(bag_seed: int, width: int = 40) -> list[tuple[int, Action]] | None:
+    """Moves by which seat 0 of a 2-player game gets every colour to 18, found by a beam search
+    over both seats' moves (seat 1 builds lines in seat 0's weakest colours), or None."""
+    from geniusnight.engines.ingenious import rules
+
+    engine = get_engine("ingenious")
+    tiebreak = random.Random(bag_seed)
+    start = engine.setup(2, ingenious_options("standard", bag_seed), seed=0)
+    beam: list[tuple[Any, list[tuple[int, Action]]]] = [(start, [])]
+
+    def value(state: Any) -> float:
+        bonus = 40 * (state.pending - 1) if state.turn == 0 and state.phase == "place" else 0
+        return bonus - sum((18 - v) ** 2 for v in state.tracks[0])
+
+    while beam:
+        children = []
+        for state, path in beam:
+            if state.phase == "over":
+                if min(state.tracks[0]) >= 18:
+                    return path
+                continue
+            seat = state.turn
+            if state.phase == "swap":
+                for accept in (True, False):
+                    children.append(
+                        (rules.swap(state, seat, accept), [*path, (seat, {"type": "swap", "accept": accept})])
+                    )
+                continue
+            track = state.tracks[0]
+            options = rules.placements(state, seat)
+            if seat == 0:
+
+                def gain(p: tuple[int, ...], track: tuple[int, ...] = track) -> float:
+                    new, bonus = rules.add_points(track, p[3], p[5], p[4], p[6], 18, (18,))
+                    return 40 * bonus - sum((18 - v) ** 2 for v in new)
+
+                ranked = sorted(options, key=gain, reverse=True)[:width]
+            else:
+                weight = [18 - v for v in track]
+                ranked = sorted(
+                    options,
+                    key=lambda p: weight[p[3]] * (1 + p[5]) + weight[p[4]] * (1 + p[6]) + tiebreak.random(),
+                    reverse=True,
+                )[:3]
+            cells = state.geometry.cells
+            for tile, x, y, c1, c2, _, _ in ranked:
+                action = place_action([COLOURS[c1], COLOURS[c2]], [list(cells[x]), list(cells[y])])
+                children.append((rules.place(state, seat, tile, x, y, c1, c2), [*path, (seat, action)]))
+        children.sort(key=lambda child: value(child[0]), reverse=True)
+        seen: set[Any] = set()
+        beam = []
+        for state, path in children:
+            if (state.tracks[0], state.board) not in seen and len(beam) < width:
+                seen.add((state.tracks[0], state.board))
+                beam.append((state, path))
+    return None
+
+
 def ingenious_cases() -> list[Case]:
     cases: list[Case] = []
     r = "docs/rules/ingenious.md"
@@ -446,6 +504,27 @@ def ingenious_cases() -> list[Case]:
         c.steps[-1]["view"] = {**c.steps[-1].get("view", {}), "result": result}
         c.act(0, place_action(["red", "red"], [[0, 0], [1, 0]]), "game_over")
         cases.append(c)
+
+    for bag_seed in range(10):
+        path = capping_path(bag_seed)
+        if path is not None:
+            break
+    assert path is not None, "no bag order lets a player cap every colour"
+    c = IngeniousCase(
+        "game-ends-at-once-with-every-colour-at-18",
+        f"End and winner ({r}): the game ends at once when a player has every colour at 18, and "
+        "that player wins alone (seat 0 here, helped by seat 1's tiles).",
+        2,
+        ingenious_options("standard", bag_seed),
+    )
+    for seat, action in path:
+        c.place(seat, action)
+    result = c.engine.view(c.state, None)["result"]
+    c.check(result["reason"] == "all_colours_capped" and result["winners"] == [0], "capped")
+    c.check(all(v == 18 for v in c.view["scores"][0].values()), "all 18")
+    c.steps[-1]["view"] = {**c.steps[-1].get("view", {}), "result": result}
+    c.act(1, place_action(["red", "red"], [[0, 0], [1, 0]]), "game_over")
+    cases.append(c)
 
     def swapped(case: IngeniousCase, before: dict[str, Any]) -> None:
         seat = before["seat"]
