@@ -851,19 +851,15 @@ def genius_idea_cases() -> list[Case]:
             riddler, disruptor = rnd, (rnd + 1) % 3
             solver = (rnd + 2) % 3
             c.do(disruptor, "reveal", hint=w(10 * riddler + 1))
-            if tie or rnd == 0:
-                c.do(solver, "guess", card=w(10 * riddler))
+            if tie or rnd < 2:
+                c.do(solver, "guess", card=w(10 * riddler))  # solved with 4 hints hidden: 6 each
             else:
-                for k in range(3):
+                for k in range(3):  # unsolved: the Disruptor (seat 0) gets 1 per wrong guess
                     c.do(solver, "guess", card=w(30 + 15 * rnd + k))
-        expected = [6, 6, 6] if tie else [6, 3, 6 + 0]
-        c.check(c.view["over"], "over after 3 rounds")
-        c.check(
-            c.view["result"]["winners"] == [s for s in range(3) if c.view["scores"][s] == max(c.view["scores"])],
-            "most points",
-        )
-        c.check(not tie or c.view["result"]["winners"] == [0, 1, 2], "ties share")
-        del expected
+        # tie: every round solved, [12, 12, 12]; else rounds 1 and 2 solved, round 3 unsolved
+        expected = ([12, 12, 12], [0, 1, 2]) if tie else ([15, 6, 6], [0])
+        c.check(c.view["over"] and c.view["round"] == 3, "over after 3 rounds")
+        c.check((c.view["scores"], c.view["result"]["winners"]) == expected, "most points wins, ties share")
         c.do(0, "guess", "game_over", card=w(0))
 
     # co-op
