@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: install run test lint typecheck bench clean
+.PHONY: install run test lint typecheck bench soak clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -33,6 +33,10 @@ test: install lint typecheck
 ## benchmarks (figures go to docs/benchmarks.md)
 bench: install
 	$(BIN)/python bench/run_all.py
+
+## 2,000 bot games on one process, its memory sampled (docs/benchmarks.md, "Soak")
+soak: install
+	$(BIN)/python bench/soak.py --games 2000
 
 clean:
 	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache

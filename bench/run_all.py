@@ -71,6 +71,13 @@ def main() -> int:
         "--idle",
         "0",
     )
+    run(
+        "Soak: bot games over time on one process, RSS sampled",
+        PY,
+        "bench/soak.py",
+        "--games",
+        "200" if quick else "2000",
+    )
     pg = os.environ.get("GENIUSNIGHT_BENCH_POSTGRES_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test")
     redis = os.environ.get("GENIUSNIGHT_BENCH_REDIS_URL", "redis://127.0.0.1:6379/0")
     for processes in ("1", "2"):

@@ -53,6 +53,11 @@ class ServerProcess:
             "GENIUSNIGHT_EXTRA_STATIC": f'["{TESTS / "static"}"]',
             "GENIUSNIGHT_BOT_DELAY_MS": "0",
             "GENIUSNIGHT_ADMIN_TOKEN": "t" * 32,
+            # every test client comes from 127.0.0.1: lift the per-address limits (the limit
+            # tests set their own)
+            "GENIUSNIGHT_WS_PER_ADDRESS": "100000",
+            "GENIUSNIGHT_ROOMS_PER_MINUTE": "100000",
+            "GENIUSNIGHT_CHAT_PER_MINUTE": "100000",
             **self.env,
         }
         log = self.log_path.open("ab")

@@ -37,6 +37,19 @@ class Settings(BaseSettings):
     rate_per_second: float = 15.0
     rate_burst: int = 30
     max_frame_bytes: int = 16 * 1024
+    # limits a public server needs (per client address: the socket's peer, or the proxy's
+    # X-Forwarded-For from a trusted proxy)
+    ws_per_address: int = 50
+    ws_total: int = 10_000
+    rooms_per_minute: int = 30  # rooms one address may create
+    room_members_max: int = 50  # people in one room, spectators included
+    chat_per_minute: int = 20  # chat messages one member may send
+    hello_seconds: float = 10.0  # a new socket must say hello this soon
+    finished_room_days: int = 30  # finished and closed rooms are deleted after this (0: never)
+    # the cache of live games: a game that left it comes back from its log when needed
+    live_games_max: int = 1000
+    live_idle_seconds: float = 600.0
+    live_finished_seconds: float = 60.0
     # HTTP request bodies (a file upload is at most 1 MiB)
     max_body_bytes: int = 2 * 1024 * 1024
     # public base URL for invite links; empty means "use the request's host"

@@ -113,6 +113,10 @@ def our_servers(args: argparse.Namespace, db_url: str) -> list[Server]:
         "GENIUSNIGHT_RATE_PER_SECOND": "100000",
         "GENIUSNIGHT_RATE_BURST": "100000",
         "GENIUSNIGHT_BOT_DELAY_MS": "0",
+        # every client comes from one address
+        "GENIUSNIGHT_WS_PER_ADDRESS": "1000000",
+        "GENIUSNIGHT_WS_TOTAL": "1000000",
+        "GENIUSNIGHT_ROOMS_PER_MINUTE": "1000000",
     }
     if args.redis_url:
         env["GENIUSNIGHT_REDIS_URL"] = args.redis_url

@@ -458,6 +458,17 @@ async def export_game(session: AsyncSession, game: Game) -> dict[str, Any]:
     }
 
 
+async def purge_old_rooms(session: AsyncSession, days: int, now: datetime | None = None) -> int:
+    """Delete rooms finished or closed more than ``days`` ago, with their games, logs, members
+    and chat (docs/admin.md, "Retention": export what you want to keep before then)."""
+    cutoff = (now or datetime.now(UTC)) - timedelta(days=days)
+    result = await session.execute(
+        delete(Room).where(Room.status.in_(("finished", "closed")), Room.updated_at < cutoff)
+    )
+    await session.commit()
+    return int(getattr(result, "rowcount", 0) or 0)
+
+
 @api.get("/games/{game_id}/export", summary="Export a whole game as JSON (a file download)")
 async def admin_export(game_id: GameId, _admin: AdminDep, session: SessionDep) -> JSONResponse:
     game = await _game_or_404(session, game_id)

@@ -91,7 +91,12 @@ async def list_games() -> list[dict[str, Any]]:
 
 
 @router.post("/rooms", response_model=Joined, summary="Create a room; you are its host")
-async def create_room(body: CreateRoom, request: Request, response: Response, svc: RoomServiceDep) -> Joined:
+async def create_room(
+    body: CreateRoom, request: Request, response: Response, svc: RoomServiceDep, services: ServicesDep
+) -> Joined:
+    if not services.room_rate.hit(request.client.host if request.client else ""):
+        per = services.settings.rooms_per_minute
+        raise ApiError(429, "too_many_rooms", f"At most {per} new rooms a minute from one address; wait a moment.")
     room, member, token = await svc.create(body.game, body.options, body.name, body.time_limits)
     await svc.s.commit()
     _set_cookie(request, response, room.id, token)
@@ -258,6 +263,7 @@ async def post_chat(
     room, member = await _caller(svc, request, room_id)
     if member is None:
         raise ApiError(401, "not_member", "You are not in this room.")
+    services.allow_chat(member.id)
     msg = await svc.chat(room, member, body.text)
     await svc.s.commit()
     payload = chat_json(msg)

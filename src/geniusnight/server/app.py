@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import importlib
 import logging
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -24,7 +26,8 @@ from ..resources import data_dir
 from ..settings import Settings, get_settings
 from .driver import Driver
 from .edge import BadInput, EdgeMiddleware, validation_error
-from .games import GameService, LiveGame
+from .games import CacheLimits, GameService, LiveGame
+from .limits import SocketCount, WindowLimit
 from .ops import MetricsListener
 from .realtime import Bus, Hub, RedisBus
 from .rooms import ApiError, RoomService
@@ -32,6 +35,8 @@ from .rooms import ApiError, RoomService
 log = logging.getLogger(__name__)
 
 
+HOUSEKEEPING_SECONDS = 10.0
+PURGE_SECONDS = 3600.0
 STATIC_DIR = data_dir("static")
 TEMPLATE_DIR = data_dir("templates")
 
@@ -46,6 +51,16 @@ class Services:
     hub: Hub
     bus: Bus
     driver: Driver
+    room_rate: WindowLimit
+    chat_rate: WindowLimit
+    sockets: SocketCount
+    last_purge: float = 0.0
+
+    def allow_chat(self, member_id: int) -> None:
+        if not self.chat_rate.hit(member_id):
+            per = self.settings.chat_per_minute
+            raise ApiError(429, "chat_rate", f"At most {per} chat messages a minute; wait a moment.")
+
     draining: bool = False  # shutting down: /readyz answers 503
 
     async def room_snapshot(self, room_id: str) -> dict[str, Any] | None:
@@ -59,6 +74,23 @@ class Services:
 
     async def publish_room(self, room_id: str) -> None:
         await self.bus.publish({"kind": "room", "room": room_id})
+
+    async def housekeeping(self) -> None:
+        """Runs for the life of the process: finished and idle games leave the cache; old
+        finished rooms are deleted (docs/admin.md, "Retention")."""
+        while True:
+            await asyncio.sleep(HOUSEKEEPING_SECONDS)
+            try:
+                self.games.prune()
+                days = self.settings.finished_room_days
+                if days and time.monotonic() - self.last_purge > PURGE_SECONDS:
+                    self.last_purge = time.monotonic()
+                    from .admin import purge_old_rooms
+
+                    async with self.db.sessions() as s:
+                        await purge_old_rooms(s, days)
+            except Exception:
+                log.exception("housekeeping failed")
 
     async def publish_state(self, live: LiveGame) -> None:
         await self.bus.publish({"kind": "state", "room": live.room_id, "game": live.id, "seq": live.seq})
@@ -76,11 +108,22 @@ def load_extra_engines(specs: list[str]) -> None:
 
 def build_services(settings: Settings, clock: Clock | None = None) -> Services:
     db = Database(settings.database_url)
-    games = GameService(db, multi_process=settings.redis_url is not None, clock=clock)
+    limits = CacheLimits(settings.live_games_max, settings.live_idle_seconds, settings.live_finished_seconds)
+    games = GameService(db, multi_process=settings.redis_url is not None, clock=clock, limits=limits)
     hub = Hub(games)
     bus: Bus = RedisBus(hub, settings.redis_url) if settings.redis_url else Bus(hub)
     driver = Driver(games, bus, settings.bot_delay_ms / 1000, games.clock)
-    services = Services(settings, db, games, hub, bus, driver)
+    services = Services(
+        settings,
+        db,
+        games,
+        hub,
+        bus,
+        driver,
+        room_rate=WindowLimit(settings.rooms_per_minute, 60),
+        chat_rate=WindowLimit(settings.chat_per_minute, 60),
+        sockets=SocketCount(settings.ws_per_address, settings.ws_total),
+    )
     hub.room_snapshot = services.room_snapshot
     games.on_commit.append(services.publish_state)
     games.on_commit.append(driver.on_commit)
@@ -111,8 +154,10 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         listener = MetricsListener(services, settings.metrics_address) if settings.metrics_address else None
         if listener is not None:
             await listener.start()
+        housekeeping = asyncio.create_task(services.housekeeping())
         tune_gc()
         yield
+        housekeeping.cancel()
         if listener is not None:
             await listener.stop()
         await services.driver.stop()

@@ -36,7 +36,8 @@ SessionDep = Annotated[AsyncSession, Depends(get_session)]
 
 
 async def get_room_service(request: Request, session: SessionDep) -> RoomService:
-    return RoomService(session, get_services(request).settings.secret_key)
+    settings = get_services(request).settings
+    return RoomService(session, settings.secret_key, max_members=settings.room_members_max)
 
 
 RoomServiceDep = Annotated[RoomService, Depends(get_room_service)]

@@ -12,6 +12,7 @@ import contextlib
 import hashlib
 import logging
 import time
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -53,6 +54,8 @@ class LiveGame:
     deadline_seq: int | None = None
     closed: bool = False  # its room was closed: the log stays, nobody plays on
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    used_at: float = field(default_factory=time.monotonic)  # for the cache's idle and LRU rules
+    submitting: int = 0  # moves on their way through the pipeline (the cache keeps the game)
 
     @property
     def over(self) -> bool:
@@ -82,14 +85,33 @@ def derive_seed(*parts: object) -> int:
     return int.from_bytes(digest[:8], "big") >> 1
 
 
+@dataclass
+class CacheLimits:
+    """How many games stay in memory, and for how long unused. A game that left comes back
+    from its log when it is needed again, so these trade memory for replay work only."""
+
+    max_games: int = 1000
+    idle_seconds: float = 600.0  # a running game nobody touched for this long leaves
+    finished_seconds: float = 60.0  # a finished (or closed) game leaves sooner
+
+
 class GameService:
     """Loads, caches and advances games. One per process."""
 
-    def __init__(self, db: Database, *, multi_process: bool = False, clock: Clock | None = None) -> None:
+    def __init__(
+        self,
+        db: Database,
+        *,
+        multi_process: bool = False,
+        clock: Clock | None = None,
+        limits: CacheLimits | None = None,
+    ) -> None:
         self.db = db
         self.clock = clock or SystemClock()  # stamps moves and sets deadlines
         self.multi_process = multi_process
-        self.live: dict[int, LiveGame] = {}
+        self.limits = limits or CacheLimits()
+        # least recently used first
+        self.live: OrderedDict[int, LiveGame] = OrderedDict()
         self._load_locks: dict[int, asyncio.Lock] = {}
         # called after each committed move (fan-out and the bot/timer driver hook in here)
         self.on_commit: list[Callable[[LiveGame], Awaitable[None]]] = []
@@ -100,14 +122,55 @@ class GameService:
     async def get(self, game_id: int) -> LiveGame:
         live = self.live.get(game_id)
         if live is not None:
+            self._touch(live)
             return live
         lock = self._load_locks.setdefault(game_id, asyncio.Lock())
-        async with lock:
-            live = self.live.get(game_id)
-            if live is None:
-                live = await self._load(game_id)
-                self.live[game_id] = live
+        try:
+            async with lock:
+                live = self.live.get(game_id)
+                if live is None:
+                    live = await self._load(game_id)
+                    self._cache(live)
+        finally:
+            if not lock.locked():
+                self._load_locks.pop(game_id, None)
+        self._touch(live)
         return live
+
+    def _touch(self, live: LiveGame) -> None:
+        live.used_at = time.monotonic()
+        if live.id in self.live:
+            self.live.move_to_end(live.id)
+
+    def _cache(self, live: LiveGame) -> None:
+        self.live[live.id] = live
+        while len(self.live) > self.limits.max_games:
+            if not self._evict_one():
+                break
+
+    def _evict_one(self) -> bool:
+        """Drop the least recently used game that no move is on its way into."""
+        for game_id, live in self.live.items():
+            if not live.submitting:
+                del self.live[game_id]
+                return True
+        return False
+
+    def prune(self, now: float | None = None) -> int:
+        """Drop finished and idle games (the app calls this every few seconds). A game
+        with a move on its way in stays (a second copy loaded meanwhile would not know
+        that move). Returns how many left."""
+        now = time.monotonic() if now is None else now
+        gone = [
+            game_id
+            for game_id, live in self.live.items()
+            if not live.submitting
+            and now - live.used_at
+            > (self.limits.finished_seconds if live.over or live.closed else self.limits.idle_seconds)
+        ]
+        for game_id in gone:
+            del self.live[game_id]
+        return len(gone)
 
     async def _load(self, game_id: int) -> LiveGame:
         async with self.db.sessions() as s:
@@ -124,7 +187,8 @@ class GameService:
         reading it back (it has no moves yet)."""
         live = self.live.get(game.id)
         if live is None:
-            live = self.live[game.id] = self._live_from(game, closed=False)
+            live = self._live_from(game, closed=False)
+            self._cache(live)
         return live
 
     @staticmethod
@@ -197,17 +261,21 @@ class GameService:
     async def submit(self, game_id: int, seat: int | None, action: Any, ref: str | None = None) -> Outcome:
         received = time.perf_counter()
         live = await self.get(game_id)
-        async with live.lock:
-            for _attempt in range(5):
-                if self.multi_process:
-                    await self._replay_new_moves(live)
-                outcome = await self._try_commit(live, seat, action, ref)
-                if outcome is not None:
-                    break
-                # another process committed this seq first: reload, re-validate, retry
-            else:
-                metrics.MOVES_REFUSED.labels(live.engine.info.id, "conflict").inc()
-                return Outcome(False, live.seq, "conflict", "The game moved on; try again.")
+        live.submitting += 1  # from here until the commit, the cache keeps this very object
+        try:
+            async with live.lock:
+                for _attempt in range(5):
+                    if self.multi_process:
+                        await self._replay_new_moves(live)
+                    outcome = await self._try_commit(live, seat, action, ref)
+                    if outcome is not None:
+                        break
+                    # another process committed this seq first: reload, re-validate, retry
+                else:
+                    metrics.MOVES_REFUSED.labels(live.engine.info.id, "conflict").inc()
+                    return Outcome(False, live.seq, "conflict", "The game moved on; try again.")
+        finally:
+            live.submitting -= 1
         if outcome.ok and not outcome.duplicate:
             game = live.engine.info.id
             metrics.MOVES_ACCEPTED.labels(game).inc()

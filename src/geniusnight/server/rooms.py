@@ -90,9 +90,10 @@ def check_time_limits(engine: Engine, limits: Any) -> dict[str, int]:
 
 
 class RoomService:
-    def __init__(self, session: AsyncSession, secret_key: str) -> None:
+    def __init__(self, session: AsyncSession, secret_key: str, max_members: int = 50) -> None:
         self.s = session
         self.secret_key = secret_key
+        self.max_members = max_members
 
     # --- lookups -----------------------------------------------------------------------
 
@@ -216,6 +217,11 @@ class RoomService:
         if existing is not None:
             return existing, None
         name = clean_name(name)
+        members = await self.s.scalar(
+            select(func.count()).select_from(Member).where(Member.room_id == room.id, Member.kicked.is_(False))
+        )
+        if (members or 0) >= self.max_members:
+            raise ApiError(409, "room_crowded", f"This room already holds {self.max_members} people.")
         seated = await self.seated(room.id)
         _, hi = get_engine(room.game).player_range(room.options)
         seat = len(seated) if room.status == "lobby" and len(seated) < hi else None

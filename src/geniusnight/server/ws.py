@@ -22,7 +22,6 @@ from .rooms import ApiError, RoomService, chat_json
 
 log = logging.getLogger(__name__)
 
-HELLO_TIMEOUT = 15.0
 REF_MAX = 64
 
 
@@ -40,7 +39,21 @@ async def room_socket(ws: WebSocket) -> None:
     keeps per connection), because a connection lives for hours and most of it idles."""
     services: Services = ws.app.state.services
     room_id: str = ws.path_params["room_id"]
+    address = ws.client.host if ws.client else ""
+    refused = services.sockets.open(address)
     await ws.accept()
+    if refused is not None:
+        with contextlib.suppress(Exception):
+            await ws.send_json(error(None, refused, "Too many open connections; close some and retry."))
+            await ws.close(code=4429)
+        return
+    try:
+        await _connect(ws, services, room_id)
+    finally:
+        services.sockets.close(address)
+
+
+async def _connect(ws: WebSocket, services: Services, room_id: str) -> None:
     try:
         conn = await _admit(ws, services, room_id)
     except (WebSocketDisconnect, RuntimeError):
@@ -67,7 +80,7 @@ async def _admit(ws: WebSocket, services: Services, room_id: str) -> Connection 
     closed). Everything looked up here is dropped on return: an idle connection keeps only
     its Connection."""
     settings = services.settings
-    hello = await _hello(ws, settings.max_frame_bytes)
+    hello = await _hello(ws, settings.max_frame_bytes, settings.hello_seconds)
     if hello is None:
         return None
     token = hello.get("token") or ws.cookies.get(cookie_name(room_id))
@@ -113,11 +126,14 @@ async def _welcome(services: Services, conn: Connection) -> None:
     await _send_current_state(services, conn, snap.get("game_id") if snap else None)
 
 
-async def _hello(ws: WebSocket, max_bytes: int) -> dict[str, Any] | None:
-    """The first frame must be a hello; anything else gets an error and another chance."""
+async def _hello(ws: WebSocket, max_bytes: int, seconds: float) -> dict[str, Any] | None:
+    """The first frame must be a hello; anything else gets an error and another chance, but
+    the deadline stays: a socket that never says hello is closed (slow clients hold nothing)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + seconds
     while True:
         try:
-            text = await asyncio.wait_for(ws.receive_text(), HELLO_TIMEOUT)
+            text = await asyncio.wait_for(ws.receive_text(), max(0.0, deadline - loop.time()))
         except TimeoutError:
             await ws.send_json(error(None, "hello_timeout", "Say hello first."))
             await ws.close(code=4408)
@@ -229,6 +245,7 @@ async def _chat(services: Services, conn: Connection, frame: dict[str, Any]) -> 
             member = await s.get(Member, conn.member_id)
             if member is None or member.kicked:
                 raise ApiError(401, "not_member", "You are not in this room.")
+            services.allow_chat(member.id)
             msg = await svc.chat(room, member, frame.get("text"))
             await s.commit()
         except ApiError as e:

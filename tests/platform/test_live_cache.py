@@ -1,0 +1,81 @@
+"""The live-game cache is bounded: finished and idle games leave it, the least recently used
+go first when it is full, and a game that left comes back from its log unchanged."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+import httpx
+
+from geniusnight.server.games import CacheLimits, GameService
+
+
+async def start_game(client: httpx.AsyncClient, target: int = 21) -> int:
+    """Two people (no bots, so nothing moves by itself); returns the game's id."""
+    body = {"game": "count21", "name": "Ada", "options": {"target": target}}
+    host = (await client.post("/api/rooms", json=body)).json()
+    client.cookies.clear()
+    await client.post(f"/api/join/{host['invite_url'].rsplit('/', 1)[1]}", json={"name": "Grace"})
+    client.cookies.clear()
+    auth = {"Authorization": f"Bearer {host['token']}"}
+    return int((await client.post(f"/api/rooms/{host['room_id']}/start", headers=auth)).json()["game_id"])
+
+
+def service(app: Any) -> GameService:
+    return app.state.services.games  # type: ignore[no-any-return]
+
+
+async def test_an_idle_game_leaves_the_cache_and_comes_back_from_its_log(app: Any, client: httpx.AsyncClient) -> None:
+    games = service(app)
+    games.limits = CacheLimits(max_games=100, idle_seconds=60, finished_seconds=5)
+    game_id = await start_game(client)
+    assert (await games.submit(game_id, 0, {"type": "add", "n": 2})).ok
+    live = await games.get(game_id)
+    seq, view = live.seq, live.view(0)
+    assert games.prune(time.monotonic() + 30) == 0  # not idle long enough
+    assert games.prune(time.monotonic() + 61) >= 1
+    assert game_id not in games.live
+    back = await games.get(game_id)
+    assert back is not live and back.seq == seq and back.view(0) == view
+    assert (await games.submit(game_id, 1, {"type": "add", "n": 1})).seq == seq + 1
+
+
+async def test_a_finished_game_leaves_sooner_than_a_running_one(app: Any, client: httpx.AsyncClient) -> None:
+    games = service(app)
+    games.limits = CacheLimits(max_games=100, idle_seconds=600, finished_seconds=5)
+    running, finished = await start_game(client), await start_game(client, target=5)
+    for seat in (0, 1, 0):
+        assert (await games.submit(finished, seat, {"type": "add", "n": 2})).ok
+    assert (await games.get(finished)).over
+    later = time.monotonic() + 10
+    games.prune(later)
+    assert finished not in games.live and running in games.live
+
+
+async def test_a_full_cache_drops_the_least_recently_used_game(app: Any, client: httpx.AsyncClient) -> None:
+    games = service(app)
+    games.limits = CacheLimits(max_games=2)
+    a, b = await start_game(client), await start_game(client)
+    await games.get(a)  # a is now the most recently used
+    c = await start_game(client)
+    assert set(games.live) == {a, c}
+    assert (await games.get(b)).seq == 0  # back from the log
+    assert set(games.live) == {c, b}
+
+
+async def test_a_game_with_a_move_on_its_way_in_never_leaves(app: Any, client: httpx.AsyncClient) -> None:
+    games = service(app)
+    games.limits = CacheLimits(max_games=1, idle_seconds=0, finished_seconds=0)
+    a = await start_game(client)
+    live = await games.get(a)
+    async with live.lock:  # a move is being committed; another waits for the lock
+        waiting = asyncio.create_task(games.submit(a, 0, {"type": "add", "n": 1}))
+        await asyncio.sleep(0.01)
+        assert games.prune(time.monotonic() + 1) == 0
+        await start_game(client)
+        assert games.live.get(a) is live  # over the limit for a moment rather than copy the game
+    assert (await waiting).seq == 1
+    assert games.prune(time.monotonic() + 1) >= 1
+    assert (await games.get(a)).seq == 1
