@@ -1,9 +1,13 @@
 """Bots for Brainiac or IDIOT!: ``random`` and ``trivia``.
 
 A bot decides from its own seat's view, except that "knowing" an answer is simulated: when
-it is meant to answer right it writes one of the accepted answers. Wrong answers are
-plausible: an accepted answer of another question on the same card, or of a card from the
-bank, checked so that the judge really rules it wrong.
+it is meant to answer right it writes one of the accepted answers. A wrong answer (an IDIOT's,
+or an honest bot's miss) is on topic, the guess a person would make: for a number question a
+nearby number as round as the answer ("1908" for 1912, "200000" for 300000); otherwise, the
+answer of the pack question most like the asked one, by shared content words (weighted by how
+rare they are, triple for the first three, which name the kind of answer wanted) and, in the
+built-in bank, the same category (a random one of the best three). It is checked so that the
+judge really rules it wrong.
 
 - ``random``: trades half the time, asks any unasked question, answers right half the time
   as a Brainiac (never as an IDIOT, who must answer wrong), confirms the engine's verdicts
@@ -17,16 +21,24 @@ bank, checked so that the judge really rules it wrong.
 
 from __future__ import annotations
 
+import json
+import math
+import re
+from collections import Counter
+from functools import cache
+from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from ..base import Rng
 from .engine import IDIOT, card_count, card_questions
-from .judge import judge
+from .judge import judge, normalise
 
 if TYPE_CHECKING:
     from .engine import BrainiacEngine, State
 
 RIGHT_BY_LEVEL = (0.85, 0.65, 0.45, 0.25)
+FRAME_WEIGHT = 3.0  # a shared answer kind ("which painter") counts triple
+CATEGORY_BONUS = 4.0  # built-in bank: a question of the same category, as much as a rare shared word
 
 
 def choose(engine: BrainiacEngine, state: State, seat: int, bot: str, seed: int) -> dict[str, Any]:
@@ -58,16 +70,107 @@ def _answer(engine: BrainiacEngine, state: State, right: bool, rng: Rng) -> str:
     accepted = engine.accepted(state)
     if right:
         return rng.choice(accepted)
-    card = card_questions(state, state["hand"][state["genius"]])
-    pool = [a[0] for i, (_, a) in enumerate(card) if i != state["question"]]
-    rng.shuffle(pool)
-    for _ in range(4):
-        other = card_questions(state, rng.randbelow(card_count(state)))
-        pool.append(rng.choice(other)[1][0])
-    for guess in pool:
+    question = card_questions(state, state["hand"][state["genius"]])[state["question"]][0]
+    return wrong_answer(state, question, accepted, rng)
+
+
+def wrong_answer(state: State, question: str, accepted: list[str], rng: Rng) -> str:
+    """A wrong answer to ``question`` that a person might give (checked with the judge)."""
+    entries, _ = _index(state)
+    fallback = [rng.choice(entries)[3] for _ in range(8)]  # for a question like no other
+    for guess in [*_near_misses(state, question, accepted, rng), *fallback]:
         if not judge(guess, accepted):
             return guess
     return "I don't know"
+
+
+def _near_misses(state: State, question: str, accepted: list[str], rng: Rng) -> list[str]:
+    """Wrong answers a person might give, best first: for a number, nearby numbers of the same
+    size; otherwise the answers of the pack's questions most like this one (a capital for a
+    capital, an inventor for an inventor), a random one of the closest three first."""
+    number = _NUMBER.fullmatch(accepted[0].strip())
+    if number:  # "1912", "3.14", "1/4": change the last figure
+        head, digits, tail = number.groups()
+        return [f"{head}{n}{tail}" for n in _nearby(int(digits), rng)]
+    entries, idf = _index(state)
+    words, frame = _stems(question), _frame(question)
+    topic = next((category for q, _, _, _, _, category in entries if q == question), None)
+    scored = []
+    for q, stems, q_frame, answer, numeric, category in entries:
+        same = topic is not None and category == topic
+        if q == question or numeric or not (same or words & stems):
+            continue
+        overlap = sum(idf[w] for w in words & stems) + FRAME_WEIGHT * sum(idf[w] for w in frame & q_frame)
+        scored.append((overlap + (CATEGORY_BONUS if same else 0.0), answer))
+    scored.sort(key=lambda t: -t[0])
+    ranked = [a for _, a in scored]
+    head = ranked[:3]
+    rng.shuffle(head)
+    return head + ranked[3:]
+
+
+def _nearby(n: int, rng: Rng) -> list[int]:
+    """Numbers a guesser would say instead of ``n``, in random order: as round as ``n`` (300000
+    suggests 200000, not 314903), with as many digits, within 12 years of a year or else within
+    a tenth of ``n`` (at least one step)."""
+    text = str(n)
+    step = 10 ** (len(text) - len(text.rstrip("0"))) if n > 0 else 1
+    spread = 12 if 1000 <= n <= 2100 else n // 10
+    options = [n + k * step for k in range(-max(1, spread // step), max(1, spread // step) + 1) if k != 0]
+    options = [m for m in options if m >= 0 and len(str(m)) == len(text)] or [n + 1]
+    rng.shuffle(options)
+    return options
+
+
+_NUMBER = re.compile(r"([\d.,/:% -]*?)(\d+)([.,/:% -]*)")
+_STOP = frozenset(
+    {
+        *("a", "an", "and", "are", "as", "at", "be", "by", "called", "can", "did", "do", "does", "for"),
+        *("from", "has", "have", "in", "is", "it", "its", "known", "name", "of", "on", "or", "that"),
+        *("the", "this", "to", "us", "was", "were", "what", "which", "with"),
+    }
+)
+
+
+def _words(text: str) -> list[str]:
+    """Content words of a question (no initials like the "C" of "C. S. Lewis"), cut to 5
+    letters so "invented" meets "inventing"."""
+    return [w[:5] for w in normalise(text).split() if w not in _STOP and (len(w) > 2 or w.isdigit())]
+
+
+def _stems(text: str) -> frozenset[str]:
+    return frozenset(_words(text))
+
+
+def _frame(text: str) -> frozenset[str]:
+    """The first three content words, which name what kind of answer is wanted ("who wrote",
+    "capital", "american painter", "german word")."""
+    return frozenset(_words(text)[:3])
+
+
+Index = tuple[list[tuple[str, frozenset[str], frozenset[str], str, bool, str | None]], dict[str, float]]
+
+
+def _index(state: State) -> Index:
+    """(question, stems, frame, canonical answer, whether it is a number, category) for every
+    question of the game's pack, and each stem's inverse document frequency: a rare shared word
+    ("capital", "telephone") says more than a common one ("who"). The built-in bank's index is
+    built once."""
+    if state["cards"] is None:
+        return _builtin_index()
+    return _build_index([(q, a, None) for card in range(card_count(state)) for q, a in card_questions(state, card)])
+
+
+@cache
+def _builtin_index() -> Index:
+    raw = json.loads(resources.files(__package__).joinpath("data/questions.json").read_text(encoding="utf-8"))
+    return _build_index([(q["q"], q["a"], card["category"]) for card in raw["cards"] for q in card["questions"]])
+
+
+def _build_index(questions: list[tuple[str, list[str], str | None]]) -> Index:
+    entries = [(q, _stems(q), _frame(q), a[0], _NUMBER.fullmatch(a[0].strip()) is not None, c) for q, a, c in questions]
+    df = Counter(w for _, stems, *_ in entries for w in stems)
+    return entries, {w: math.log(len(entries) / n) for w, n in df.items()}
 
 
 def _suspect(view: dict[str, Any], seat: int, targets: list[int], rng: Rng) -> int | None:

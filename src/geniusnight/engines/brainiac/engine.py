@@ -111,8 +111,16 @@ class BrainiacEngine:
             ),
         ),
         bots=(
-            BotSpec("random", "Random", "Answers right half the time (never as an IDIOT), accuses at random."),
-            BotSpec("trivia", "Trivia buff", "Knows easy answers better than hard ones; accuses by the odds."),
+            BotSpec(
+                "random",
+                "Random",
+                "Answers right half the time (never as an IDIOT), else a wrong guess on topic; accuses at random.",
+            ),
+            BotSpec(
+                "trivia",
+                "Trivia buff",
+                "Knows easy answers better than hard ones, guesses on topic otherwise; accuses by the odds.",
+            ),
         ),
         timed_phases={
             "trade": "everyone who has not decided keeps their card",
