@@ -8,6 +8,7 @@ nameInput.value = localStorage.getItem("gn-name") || "";
 
 async function join(name) {
   const res = await api("POST", `/api/join/${encodeURIComponent(invite)}`, { name });
+  // a join from the room's own address lands on it again, now as a member
   location.href = `/r/${res.room_id}`;
 }
 

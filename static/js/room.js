@@ -94,6 +94,12 @@ function renderHostControls() {
   const box = $("host-controls");
   const host = you && you.host;
   box.hidden = !host || room.status === "closed";
+  // everyone else learns who may act next instead of seeing controls they can't use
+  const note = $("guest-note");
+  const hostSeat = room.seats.find((s) => s.host);
+  const hostName = hostSeat ? hostSeat.name : "the host";
+  note.textContent = { lobby: `Waiting for ${hostName} to start the game.`, finished: `Game over. ${hostName} can start a rematch.` }[room.status] || "";
+  note.hidden = !!host || !note.textContent;
   if (box.hidden) return;
   const lobby = room.status === "lobby";
   $("start").hidden = !lobby;
@@ -123,23 +129,31 @@ async function applyOptions() {
     const { options, time_limits } = optionsUi.read();
     await hostCall("PATCH", `/api/rooms/${roomId}`, { options, time_limits });
     toast("Options saved");
-  } catch (err) { $("room-error").textContent = err.message; }
+  } catch (err) { showRoomError(err.message); }
 }
 
 async function uploadOption(name, file) {
-  $("room-error").textContent = "";
+  showRoomError("");
   const form = new FormData();
   form.append("file", file);
   const res = await fetch(`/api/rooms/${roomId}/options/${encodeURIComponent(name)}/file`, { method: "POST", body: form, credentials: "same-origin" });
   const data = await res.json().catch(() => ({}));
   if (res.ok) toast(`Loaded ${file.name}`);
-  else $("room-error").textContent = data.message || res.statusText;
+  else showRoomError(data.message || res.statusText);
+}
+
+let errorTimer = null;
+function showRoomError(message) {
+  // a refused host action is news for a moment, not a permanent fixture
+  $("room-error").textContent = message;
+  clearTimeout(errorTimer);
+  if (message) errorTimer = setTimeout(() => { $("room-error").textContent = ""; }, 6000);
 }
 
 async function hostCall(method, path, body) {
-  $("room-error").textContent = "";
+  showRoomError("");
   try { return await api(method, path, body); }
-  catch (err) { $("room-error").textContent = err.message; throw err; }
+  catch (err) { showRoomError(err.message); throw err; }
 }
 
 $("add-bot").addEventListener("click", () => hostCall("POST", `/api/rooms/${roomId}/bots`, { bot: $("bot-kind").value }).catch(() => {}));

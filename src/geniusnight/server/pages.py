@@ -1,4 +1,9 @@
-"""HTML pages: Jinja2 shells; the work happens in plain ES modules under /static."""
+"""HTML pages: Jinja2 shells; the work happens in plain ES modules under /static.
+
+The room and invite pages are decided here, before any script runs: a room link opened by
+someone who is not a member shows the join screen (the room URL is as good as its invite), and
+an unknown room gets one plain "no such room" page.
+"""
 
 from __future__ import annotations
 
@@ -8,15 +13,40 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 
+from ..db import Member, Room
 from ..engines import ENGINES
 from .app import TEMPLATE_DIR
+from .deps import RoomServiceDep, seat_token
+from .rooms import ApiError, RoomService
 
 router = APIRouter(include_in_schema=False)
 templates = Jinja2Templates(directory=TEMPLATE_DIR)
 
 
-def render(request: Request, name: str, **context: Any) -> HTMLResponse:
-    return templates.TemplateResponse(request, name, context)
+def render(request: Request, name: str, status_code: int = 200, **context: Any) -> HTMLResponse:
+    return templates.TemplateResponse(request, name, context, status_code=status_code)
+
+
+async def room_summary(svc: RoomService, room: Room) -> dict[str, Any]:
+    """What a newcomer may know before joining: the game, the host's name, how full it is.
+    Nothing about the deal, the options' free-form values, or anyone's token."""
+    engine = ENGINES[room.game]
+    seated = await svc.seated(room.id)
+    host = await svc.s.get(Member, room.host_member_id) if room.host_member_id else None
+    _, hi = engine.player_range(room.options)
+    return {
+        "game": room.game,
+        "title": engine.info.title,
+        "host": host.name if host is not None else None,
+        "status": room.status,
+        "players": [m.name for m in seated],
+        "max_players": hi,
+        "open_seat": room.status == "lobby" and len(seated) < hi,
+    }
+
+
+def no_room(request: Request, message: str) -> HTMLResponse:
+    return render(request, "no_room.html", status_code=404, message=message)
 
 
 @router.get("/", response_class=HTMLResponse)
@@ -26,10 +56,28 @@ async def home(request: Request) -> HTMLResponse:
 
 
 @router.get("/join/{invite}", response_class=HTMLResponse)
-async def join(request: Request, invite: str) -> HTMLResponse:
-    return render(request, "join.html", invite=invite)
+async def join(request: Request, invite: str, svc: RoomServiceDep) -> HTMLResponse:
+    try:
+        room = await svc.room_by_invite(invite)
+    except ApiError as e:
+        return no_room(request, e.message)
+    return render(request, "join.html", invite=invite, room_id=room.id, summary=await room_summary(svc, room))
 
 
 @router.get("/r/{room_id}", response_class=HTMLResponse)
-async def room(request: Request, room_id: str) -> HTMLResponse:
-    return render(request, "room.html", room_id=room_id)
+async def room(request: Request, room_id: str, svc: RoomServiceDep) -> HTMLResponse:
+    try:
+        found = await svc.room(room_id)
+    except ApiError as e:
+        return no_room(request, e.message)
+    member = await svc.member_by_token(room_id, seat_token(request, room_id))
+    if member is None:
+        # the address bar is what people share: let them join from it
+        return render(
+            request,
+            "join.html",
+            invite=found.invite,
+            room_id=found.id,
+            summary=await room_summary(svc, found),
+        )
+    return render(request, "room.html", room_id=room_id, game=found.game)

@@ -1,0 +1,101 @@
+"""A friend opens the link they were sent: the room's own address, the invite, or a dead one.
+Each person sees only the controls they may use now."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.async_api import Browser, expect
+
+from support import ServerProcess
+
+
+async def test_the_room_address_is_a_join_screen_for_a_newcomer_and_guests_never_see_host_controls(
+    server: ServerProcess, browser: Browser
+) -> None:
+    host_ctx = await browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+    guest_ctx = await browser.new_context()
+    host = await host_ctx.new_page()
+    guest = await guest_ctx.new_page()
+
+    await host.goto(server.base + "/")
+    await host.get_by_test_id("game-count21").check(force=True)
+    await host.get_by_test_id("host-name").fill("Ada")
+    await host.get_by_test_id("create-room").click()
+    await expect(host.get_by_test_id("connection")).to_have_attribute("data-state", "open")
+
+    # the host shares the address bar, not the invite
+    await guest.goto(host.url)
+    await expect(guest.get_by_test_id("join-title")).to_have_text("Join Ada’s game of Count to 21")
+    await expect(guest.get_by_test_id("join-info")).to_contain_text("1 of")
+    assert await guest.get_by_test_id("start").count() == 0
+    await guest.get_by_test_id("join-name").fill("Grace")
+    await guest.get_by_test_id("join-room").click()
+    await expect(guest.get_by_test_id("connection")).to_have_attribute("data-state", "open")
+    await expect(guest.get_by_test_id("seats")).to_contain_text("Grace")
+    assert guest.url == host.url
+
+    # lobby: the guest waits for the host and sees none of the host's controls
+    await expect(guest.get_by_test_id("guest-note")).to_have_text("Waiting for Ada to start the game.")
+    for testid in ("start", "add-bot", "bot-kind", "rematch", "apply-options"):
+        await expect(guest.get_by_test_id(testid)).to_be_hidden()
+    await expect(host.get_by_test_id("start")).to_be_visible()
+    await expect(host.get_by_test_id("guest-note")).to_be_hidden()
+
+    await host.get_by_test_id("start").click()
+    await expect(guest.get_by_test_id("room-status")).to_contain_text("Playing")
+    for page in (host, guest):
+        for testid in ("start", "add-bot", "bot-kind", "rematch"):
+            await expect(page.get_by_test_id(testid)).to_be_hidden()
+
+    for _ in range(20):
+        for page in (host, guest):
+            if await page.get_by_test_id("turn").text_content() == "your turn":
+                await page.get_by_test_id("add-3").click()
+                await page.wait_for_timeout(100)
+        if "over" in (await host.get_by_test_id("turn").text_content() or ""):
+            break
+    await expect(host.get_by_test_id("room-status")).to_contain_text("Game over")
+    # game over: the host may rematch; the guest sees no Start and no Rematch
+    await expect(host.get_by_test_id("rematch")).to_be_visible()
+    await expect(host.get_by_test_id("start")).to_be_hidden()
+    await expect(guest.get_by_test_id("guest-note")).to_have_text("Game over. Ada can start a rematch.")
+    for testid in ("start", "rematch", "add-bot"):
+        await expect(guest.get_by_test_id(testid)).to_be_hidden()
+
+    # a third person opening the running room's address is offered a place to watch
+    late = await browser.new_page()
+    await late.goto(host.url)
+    await expect(late.get_by_test_id("join-room")).to_have_text("Watch")
+    await late.context.close()
+    await host_ctx.close()
+    await guest_ctx.close()
+
+
+async def test_an_unknown_room_or_invite_is_one_plain_no_such_room_page(
+    server: ServerProcess, browser: Browser
+) -> None:
+    page = await browser.new_page()
+    for path in ("/r/doesnotexist", "/join/doesnotexist"):
+        response = await page.goto(server.base + path)
+        assert response is not None and response.status == 404
+        await expect(page.get_by_test_id("no-room")).to_contain_text("No such room")
+        assert await page.locator(".toast").count() == 0
+        assert await page.get_by_test_id("game-area").count() == 0
+    await page.context.close()
+
+
+async def test_the_invite_page_names_the_game_and_the_host(server: ServerProcess, browser: Browser) -> None:
+    page = await browser.new_page()
+    await page.goto(server.base + "/")
+    await page.get_by_test_id("game-count21").check(force=True)
+    await page.get_by_test_id("host-name").fill("Ada")
+    await page.get_by_test_id("create-room").click()
+    await expect(page.get_by_test_id("invite-url")).to_have_value(re.compile("/join/"))
+    invite = await page.get_by_test_id("invite-url").input_value()
+    guest = await browser.new_page()
+    await guest.goto(invite)
+    await expect(guest.get_by_test_id("join-title")).to_have_text("Join Ada’s game of Count to 21")
+    await expect(guest).to_have_title("Join Count to 21 · Genius Night")
+    await page.context.close()
+    await guest.context.close()
