@@ -643,7 +643,9 @@ class BrainiacEngine:
                 "idiots_seen": self._idiots_seen(s),
                 "size": len(s["whoami_all"]),
             },
-            "history": copy.deepcopy(s["history"]),
+            # A finished round's record is never changed (apply works on a copy), so views
+            # share the records instead of copying them per seat.
+            "history": list(s["history"]),
         }
         if me is not None:
             questions = card_questions(s, s["hand"][me])

@@ -327,7 +327,8 @@ class IngeniousEngine:
             "bonus_pending": max(0, state.pending - 1) if state.phase == "place" else 0,
             "first_round": (not over) and not state.started[state.turn],
             "free_starts": [list(cells[c]) for c in free_starts(geom, board)],
-            "log": copy.deepcopy(list(state.log)),
+            # Events are never changed once logged (see rules._log), so views share them.
+            "log": list(state.log),
         }
         if state.variant == "teams":
             v["teams"] = [[0, 2], [1, 3]]
