@@ -5,10 +5,16 @@ from __future__ import annotations
 import argparse
 import asyncio
 import concurrent.futures
+import logging
+import logging.config
 import os
+import socket
 import sys
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
+
+import uvicorn
 
 
 def db_upgrade(url: str | None = None) -> None:
@@ -58,8 +64,6 @@ def dev_admin_token(settings: Any) -> str:
 
 
 def serve(host: str | None, port: int | None, database_url: str | None, migrate: bool) -> None:
-    import uvicorn
-
     if database_url:
         os.environ["GENIUSNIGHT_DATABASE_URL"] = database_url
     from .settings import Settings
@@ -74,15 +78,42 @@ def serve(host: str | None, port: int | None, database_url: str | None, migrate:
             f"Admin console: http://{host or settings.host}:{port or settings.port}/admin  token: {token}",
             flush=True,
         )
-    uvicorn.run(
-        "geniusnight.server.app:create_app",
-        factory=True,
+    from .logs import log_config
+    from .server.app import DRAIN_TIMEOUT, RECONNECT_GRACE, create_app
+
+    logging.config.dictConfig(log_config(settings.json_logs, settings.log_level))
+    app = create_app(Settings())  # with the admin token just set
+    config = uvicorn.Config(
+        app,
         host=host or settings.host,
         port=port or settings.port,
         ws_max_size=1 << 20,  # frames over 16 KiB get a clear error frame, not a dropped socket
+        log_config=None,  # configured above
         log_level="info",
         proxy_headers=True,
+        timeout_graceful_shutdown=int(RECONNECT_GRACE + DRAIN_TIMEOUT + 5),
     )
+    DrainingServer(config, app.state.services.drain).run()
+
+
+class DrainingServer(uvicorn.Server):
+    """Uvicorn, with the app's graceful shutdown (``Services.drain``) between closing the
+    listener and uvicorn's own close of every remaining socket."""
+
+    def __init__(self, config: uvicorn.Config, drain: Callable[[], Awaitable[None]]) -> None:
+        super().__init__(config)
+        self.drain = drain
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        for server in self.servers:
+            server.close()  # stop accepting; uvicorn closes them again, harmlessly
+        for sock in sockets or []:
+            sock.close()
+        try:
+            await self.drain()
+        except Exception:
+            logging.getLogger(__name__).exception("graceful shutdown failed; closing anyway")
+        await super().shutdown(sockets)
 
 
 def main(argv: list[str] | None = None) -> int:

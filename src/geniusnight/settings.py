@@ -61,6 +61,10 @@ class Settings(BaseSettings):
     # "host:port" serving /metrics without the admin token (e.g. only to the scraper's
     # network); empty: /metrics on the main port, behind the admin token
     metrics_address: str = ""
+    # log lines: "json" (one object per line) or "text"; unset: json in production
+    log_format: Literal["json", "text"] | None = None
+    # "debug" adds a line per committed move
+    log_level: Literal["debug", "info", "warning", "error"] = "info"
 
     @model_validator(mode="after")
     def _refuse_unsafe_production(self) -> Settings:
@@ -70,6 +74,10 @@ class Settings(BaseSettings):
             if self.secret_key == DEV_SECRET or len(self.secret_key) < 32:
                 raise ValueError("production needs GENIUSNIGHT_SECRET_KEY (32+ characters)")
         return self
+
+    @property
+    def json_logs(self) -> bool:
+        return self.log_format == "json" or (self.log_format is None and self.env == "production")
 
     @property
     def is_sqlite(self) -> bool:

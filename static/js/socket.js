@@ -1,11 +1,14 @@
 // The room's websocket: hello/welcome, acks by ref, reconnection with backoff, and a resync
-// (a fresh hello) whenever a state frame skips a seq.
+// (a fresh hello) whenever a state frame skips a seq. A "reconnect" frame (the server is
+// restarting) closes the socket and connects again soon; moves still waiting for their answer
+// are then sent again with the same ref (the server answers a committed one with its ack).
 
 export class RoomSocket {
   constructor(roomId, handlers) {
     this.roomId = roomId;
     this.handlers = handlers; // {welcome, state, room, chat, error, status, kicked, closed}
-    this.pending = new Map(); // ref -> {resolve}
+    this.pending = new Map(); // ref -> {resolve, action}
+    this.moving = false; // the server asked us to reconnect: keep pending moves for the next socket
     this.lastSeq = {}; // game id -> seq
     this.attempt = 0;
     this.stopped = false;
@@ -30,11 +33,14 @@ export class RoomSocket {
     };
     ws.onmessage = (event) => this.onFrame(JSON.parse(event.data));
     ws.onclose = () => {
+      if (ws !== this.ws) return; // an old socket closing after a reconnect frame
       this.handlers.status?.("closed");
-      for (const [, p] of this.pending) p.resolve({ ok: false, code: "disconnected", message: "Connection lost; try again." });
-      this.pending.clear();
+      if (!this.moving) {
+        for (const [, p] of this.pending) p.resolve({ ok: false, code: "disconnected", message: "Connection lost; try again." });
+        this.pending.clear();
+      }
       if (this.stopped) return;
-      const delay = Math.min(10000, 500 * 2 ** this.attempt++) * (0.75 + Math.random() / 2);
+      const delay = this.moving ? 200 + Math.random() * 600 : Math.min(10000, 500 * 2 ** this.attempt++) * (0.75 + Math.random() / 2);
       setTimeout(() => this.connect(), delay);
     };
   }
@@ -45,6 +51,15 @@ export class RoomSocket {
         this.attempt = 0;
         this.handlers.status?.("open");
         this.handlers.welcome?.(frame);
+        if (this.moving) {
+          this.moving = false;
+          for (const [ref, p] of this.pending) this.ws.send(JSON.stringify({ type: "act", ref, action: p.action }));
+        }
+        break;
+      case "reconnect":
+        this.moving = true;
+        this.handlers.status?.("connecting");
+        this.ws.close();
         break;
       case "state": {
         const last = this.lastSeq[frame.game_id];
@@ -90,7 +105,7 @@ export class RoomSocket {
         resolve({ ok: false, code: "disconnected", message: "Not connected; reconnecting…" });
         return;
       }
-      this.pending.set(ref, { resolve });
+      this.pending.set(ref, { resolve, action });
       this.ws.send(JSON.stringify({ type: "act", ref, action }));
     });
   }

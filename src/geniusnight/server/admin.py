@@ -29,6 +29,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from ..db import Game, Member, Move, RefusedAction, Room
 from ..engines import ENGINES, Engine, IllegalAction, get_engine
+from ..logs import game_filter
 from ..settings import Settings
 from .deps import SessionDep, bearer_token, get_services
 from .edge import INT64_MAX, GameId, Offset
@@ -609,7 +610,8 @@ async def admin_room_page(request: Request, room_id: str) -> HTMLResponse:
 
 @pages.get("/admin/games/{game_id}", response_class=HTMLResponse)
 async def admin_game_page(request: Request, game_id: int) -> HTMLResponse:
-    return _guard_page(request) or _page(request, "admin/game.html", game_id=game_id)
+    log_filter = game_filter(get_services(request).settings.json_logs, game_id)
+    return _guard_page(request) or _page(request, "admin/game.html", game_id=game_id, log_filter=log_filter)
 
 
 router.include_router(pages)

@@ -29,11 +29,13 @@ from .edge import BadInput, EdgeMiddleware, validation_error
 from .games import CacheLimits, GameService, LiveGame
 from .limits import SocketCount, WindowLimit
 from .ops import MetricsListener
-from .realtime import Bus, Hub, RedisBus
+from .realtime import RECONNECT_FRAME, Bus, Hub, RedisBus
 from .rooms import ApiError, RoomService
 
 log = logging.getLogger(__name__)
 
+RECONNECT_GRACE = 3.0  # seconds clients get to close their sockets after the reconnect frame
+DRAIN_TIMEOUT = 15.0  # seconds a shutdown waits for moves in flight
 
 HOUSEKEEPING_SECONDS = 10.0
 PURGE_SECONDS = 3600.0
@@ -71,6 +73,27 @@ class Services:
             except ApiError:
                 return None
             return await svc.snapshot(room, self.hub.online_members(room_id))
+
+    async def drain(self, grace: float = RECONNECT_GRACE, timeout: float = DRAIN_TIMEOUT) -> None:
+        """A graceful shutdown, once the listener is closed: bots and clocks stop here (a
+        survivor's sweep, or this process's next start, takes them over), every socket gets a
+        ``reconnect`` frame, moves that still arrive on a socket before its client closes it
+        are committed and acknowledged, and this returns when no move is in flight."""
+        self.draining = True
+        await self.driver.drain()
+        conns = self.hub.connections()
+        for conn in conns:
+            conn.send_json(RECONNECT_FRAME)
+        log.info("draining: %d sockets asked to reconnect", len(conns))
+        loop = asyncio.get_running_loop()
+        give_up = loop.time() + grace
+        while self.hub.rooms and loop.time() < give_up:  # clients close their sockets themselves
+            await asyncio.sleep(0.02)
+        for conn in self.hub.connections():
+            conn.finish()
+        if not await self.games.settled(timeout):
+            log.error("draining: %d moves still in flight after %.0f s", self.games.in_flight, timeout)
+        log.info("drained")
 
     async def publish_room(self, room_id: str) -> None:
         await self.bus.publish({"kind": "room", "room": room_id})

@@ -26,6 +26,7 @@ from sqlalchemy import select
 from ..clock import Clock, SystemClock
 from ..db import Game
 from ..engines import Rng
+from ..logs import fields
 from . import metrics
 from .games import GameService, LiveGame, _aware, derive_seed
 from .realtime import Bus
@@ -50,6 +51,8 @@ class Driver:
         self._timers: dict[int, datetime] = {}  # game id -> deadline a timer sleeps toward
         self._swept: dict[int, int] = {}  # game id -> last seq the sweep found no bot to act at
         self._sweeper: asyncio.Task[None] | None = None
+        self._waiting: set[asyncio.Task[Any]] = set()  # jobs still sleeping toward their time
+        self.draining = False  # shutting down: no new jobs; a survivor's sweep takes them
 
     def _spawn(self, coro: Any) -> None:
         task = asyncio.create_task(coro)
@@ -60,7 +63,7 @@ class Driver:
         self.schedule(live)
 
     def schedule(self, live: LiveGame) -> None:
-        if live.over:
+        if live.over or self.draining:
             return
         to_act = live.engine.to_act(live.state)
         if any(seat in to_act for seat in live.bot_seats()):
@@ -69,8 +72,20 @@ class Driver:
             self._timers[live.id] = live.deadline_at
             self._spawn(self._timer(live.id, live.deadline_at))
 
+    async def _wait(self, seconds: float) -> bool:
+        """Sleep; False if the process began shutting down meanwhile (the job is dropped)."""
+        task = asyncio.current_task()
+        assert task is not None
+        self._waiting.add(task)
+        try:
+            await self.clock.sleep(seconds)
+        finally:
+            self._waiting.discard(task)
+        return not self.draining
+
     async def _bot_turn(self, game_id: int, seq: int) -> None:
-        await self.clock.sleep(self.bot_delay)
+        if not await self._wait(self.bot_delay):
+            return
         live = await self.games.get(game_id)
         if live.seq != seq or live.over:
             return  # a newer move scheduled its own turn
@@ -87,7 +102,8 @@ class Driver:
                 continue  # this bot waits (e.g. lets the race run)
             outcome = await self.games.submit(game_id, seat, action, ref=f"bot-{seq}-{seat}")
             if not outcome.ok and outcome.code != "conflict":
-                log.error("bot %s in game %s made an illegal move: %s", bot, game_id, outcome.message)
+                where = fields(live.room_id, game_id, seq, seat)
+                log.error("bot %s made an illegal move: %s", bot, outcome.message, extra=where)
                 fallback = self.random_action(live, seat, seq)
                 if fallback is not None:
                     await self.games.submit(game_id, seat, fallback, ref=f"bot-{seq}-{seat}-fb")
@@ -98,7 +114,7 @@ class Driver:
         try:
             return live.engine.bot_action(live.state, seat, bot, seed)
         except Exception:
-            log.exception("bot %s crashed in game %s", bot, live.id)
+            log.exception("bot %s crashed", bot, extra=fields(live.room_id, live.id, live.seq, seat))
             return self.random_action(live, seat, live.seq)
 
     @staticmethod
@@ -110,8 +126,8 @@ class Driver:
 
     async def _timer(self, game_id: int, deadline: datetime) -> None:
         delay = (deadline - self.clock.now()).total_seconds()
-        if delay > 0:
-            await self.clock.sleep(delay)
+        if delay > 0 and not await self._wait(delay):
+            return
         live = await self.games.get(game_id)
         if self._timers.get(game_id) == deadline:
             del self._timers[game_id]
@@ -120,10 +136,12 @@ class Driver:
         if not await self.bus.claim(f"timeout:{game_id}:{live.deadline_seq}", CLAIM_SECONDS):
             return
         outcome = await self.games.submit(game_id, None, dict(TIMEOUT_ACTION), ref=f"timeout-{live.deadline_seq}")
+        where = fields(live.room_id, game_id, outcome.seq)
         if outcome.ok and not outcome.duplicate:
             metrics.TIMEOUTS.labels(live.engine.info.id).inc()
+            log.info("phase clock ran out: timeout applied", extra=where)
         if not outcome.ok:
-            log.error("timeout in game %s refused: %s", game_id, outcome.message)
+            log.error("timeout refused: %s", outcome.message, extra=where)
 
     async def resume_all(self) -> None:
         """After a (re)start: pick up every running game's bots and clocks."""
@@ -187,6 +205,15 @@ class Driver:
             if not bot_to_act:
                 self._swept[game_id] = live.seq
             self.schedule(live)
+
+    async def drain(self) -> None:
+        """Take no new jobs, drop the sleeping ones, and let those already acting finish."""
+        self.draining = True
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+        for task in list(self._waiting):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
 
     async def stop(self) -> None:
         if self._sweeper is not None:

@@ -26,6 +26,7 @@ from sqlalchemy.sql.dml import Update
 from ..clock import Clock, SystemClock
 from ..db import Database, Game, Move, RefusedAction, Room
 from ..engines import Engine, IllegalAction, get_engine
+from ..logs import fields
 from . import metrics
 
 log = logging.getLogger(__name__)
@@ -116,6 +117,7 @@ class GameService:
         # called after each committed move (fan-out and the bot/timer driver hook in here)
         self.on_commit: list[Callable[[LiveGame], Awaitable[None]]] = []
         self.writer = GroupCommit(db)
+        self.in_flight = 0  # submits under way (a graceful shutdown waits for none)
 
     # --- loading ---------------------------------------------------------------------
 
@@ -189,6 +191,12 @@ class GameService:
         if live is None:
             live = self._live_from(game, closed=False)
             self._cache(live)
+            log.info(
+                "game started: %s, %d players",
+                live.engine.info.id,
+                live.players,
+                extra=fields(live.room_id, live.id, 0),
+            )
         return live
 
     @staticmethod
@@ -259,6 +267,21 @@ class GameService:
     # --- the pipeline ----------------------------------------------------------------
 
     async def submit(self, game_id: int, seat: int | None, action: Any, ref: str | None = None) -> Outcome:
+        self.in_flight += 1
+        try:
+            return await self._submit(game_id, seat, action, ref)
+        finally:
+            self.in_flight -= 1
+
+    async def settled(self, timeout: float) -> bool:
+        """Wait until no move is in flight (each committed and fanned out, or refused)."""
+        loop = asyncio.get_running_loop()
+        give_up = loop.time() + timeout
+        while self.in_flight and loop.time() < give_up:
+            await asyncio.sleep(0.01)
+        return not self.in_flight
+
+    async def _submit(self, game_id: int, seat: int | None, action: Any, ref: str | None) -> Outcome:
         received = time.perf_counter()
         live = await self.get(game_id)
         live.submitting += 1  # from here until the commit, the cache keeps this very object
@@ -284,8 +307,12 @@ class GameService:
                 try:
                     await hook(live)
                 except Exception:  # a fan-out failure must not undo a committed move
-                    log.exception("on_commit hook failed for game %s", live.id)
+                    log.exception("on_commit hook failed", extra=fields(live.room_id, live.id, live.seq))
             metrics.MOVE_FANOUT_SECONDS.labels(game).observe(time.perf_counter() - received)
+            where = fields(live.room_id, live.id, outcome.seq, seat)
+            log.debug("move committed", extra=where)
+            if live.over:
+                log.info("game over: %s", live.engine.outcome(live.state), extra=where)
         return outcome
 
     async def _try_commit(self, live: LiveGame, seat: int | None, action: Any, ref: str | None) -> Outcome | None:
@@ -300,7 +327,12 @@ class GameService:
         except IllegalAction as e:
             return await self._refuse(live, seat, action, e.code, e.message)
         except Exception:
-            log.exception("engine %s crashed on %r", live.engine.info.id, action)
+            log.exception(
+                "engine %s crashed on %r",
+                live.engine.info.id,
+                action,
+                extra=fields(live.room_id, live.id, live.seq, seat),
+            )
             return await self._refuse(live, seat, action, "engine_error", "The server could not apply that move.")
         seq = live.seq + 1
         now = self.clock.now()
@@ -354,6 +386,7 @@ class GameService:
 
     async def _refuse(self, live: LiveGame, seat: int | None, action: Any, code: str, message: str) -> Outcome:
         metrics.MOVES_REFUSED.labels(live.engine.info.id, code).inc()
+        log.info("move refused: %s", code, extra=fields(live.room_id, live.id, live.seq, seat))
         try:
             async with self.db.sessions() as s, s.begin():
                 s.add(

@@ -153,6 +153,13 @@ def state_frame(live: LiveGame, seat: int | None) -> dict[str, Any]:
     }
 
 
+# sent to every socket when the process shuts down (docs/protocol.md, "reconnect")
+RECONNECT_FRAME = {
+    "type": "reconnect",
+    "message": "This server is restarting. Connect again and send hello with your last seq.",
+}
+
+
 class Hub:
     """This process's websocket connections, by room."""
 
@@ -173,6 +180,9 @@ class Hub:
             conns.discard(conn)
             if not conns:
                 del self.rooms[conn.room_id]
+
+    def connections(self) -> list[Connection]:
+        return [conn for conns in self.rooms.values() for conn in conns]
 
     def local_members(self, room_id: str) -> set[int]:
         return {c.member_id for c in self.rooms.get(room_id, ()) if c.member_id is not None}

@@ -14,10 +14,11 @@ from typing import Any
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..db import Member
+from ..logs import fields
 from .app import Services
 from .deps import cookie_name
 from .edge import BadInput, strict_json
-from .realtime import Connection, TokenBucket
+from .realtime import RECONNECT_FRAME, Connection, TokenBucket
 from .rooms import ApiError, RoomService, chat_json
 
 log = logging.getLogger(__name__)
@@ -48,6 +49,11 @@ async def room_socket(ws: WebSocket) -> None:
             await ws.close(code=4429)
         return
     try:
+        if services.draining:  # accepted just before the listener closed
+            with contextlib.suppress(Exception):
+                await ws.send_json(RECONNECT_FRAME)
+                await ws.close(code=1012)
+            return
         await _connect(ws, services, room_id)
     finally:
         services.sockets.close(address)
@@ -60,6 +66,8 @@ async def _connect(ws: WebSocket, services: Services, room_id: str) -> None:
         return
     if conn is None:
         return
+    where = fields(room_id, seat=conn.seat)
+    log.info("socket open: member %s", conn.member_id, extra=where)
     try:
         await _welcome(services, conn)
         await services.publish_room(room_id)  # someone came online
@@ -67,8 +75,9 @@ async def _connect(ws: WebSocket, services: Services, room_id: str) -> None:
     except WebSocketDisconnect:
         pass
     except Exception:
-        log.exception("websocket for room %s failed", room_id)
+        log.exception("socket failed", extra=where)
     finally:
+        log.info("socket closed: member %s", conn.member_id, extra=where)
         services.hub.remove(conn)
         await conn.stop()
         with contextlib.suppress(Exception):
