@@ -1,4 +1,4 @@
-"""Command line: ``geniusnight serve``, ``geniusnight db upgrade``, ``geniusnight replay``."""
+"""Command line: ``geniusnight serve``, ``geniusnight db upgrade|backup|restore``, ``geniusnight replay``."""
 
 from __future__ import annotations
 
@@ -41,6 +41,91 @@ def db_upgrade(url: str | None = None) -> None:
     # alembic's env.py runs its own event loop: give it a thread when one is running here
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
         pool.submit(command.upgrade, cfg, "head").result()
+
+
+def db_backup(target: Path, url: str | None) -> int:
+    """Copy the SQLite database to ``target`` with SQLite's online backup API: one read
+    transaction (a consistent snapshot; in WAL mode the server keeps writing meanwhile),
+    checked, then renamed into place."""
+    import sqlite3
+
+    from .settings import Settings
+
+    source = (Settings(database_url=url) if url else Settings()).sqlite_path()
+    if source is None:
+        print("db backup copies a SQLite database; back up PostgreSQL with pg_dump", file=sys.stderr)
+        return 2
+    if not source.exists():
+        print(f"no database at {source}", file=sys.stderr)
+        return 1
+    partial = target.with_name(target.name + ".partial")
+    partial.unlink(missing_ok=True)
+    src = sqlite3.connect(source, timeout=30)
+    dst = sqlite3.connect(partial)
+    try:
+        src.backup(dst)  # all pages in one step: the copy is one moment of the database
+        problem = _sqlite_problem(dst)
+        counts = _sqlite_counts(dst)
+    finally:
+        dst.close()
+        src.close()
+    if problem:
+        partial.unlink(missing_ok=True)
+        print(f"the copy failed its check: {problem}", file=sys.stderr)
+        return 1
+    os.replace(partial, target)
+    print(f"backed up {source} to {target}: {counts}")
+    return 0
+
+
+def db_restore(backup: Path, url: str | None) -> int:
+    """Replace the SQLite database with a backup (stop the server first)."""
+    import sqlite3
+
+    from .settings import Settings
+
+    target = (Settings(database_url=url) if url else Settings()).sqlite_path()
+    if target is None:
+        print("db restore replaces a SQLite database; restore PostgreSQL with pg_restore", file=sys.stderr)
+        return 2
+    if not backup.is_file():
+        print(f"no backup at {backup}", file=sys.stderr)
+        return 1
+    src = sqlite3.connect(f"file:{backup}?mode=ro", uri=True)
+    try:
+        problem = _sqlite_problem(src)
+        if problem:
+            print(f"{backup} is not a Genius Night backup: {problem}", file=sys.stderr)
+            return 1
+        target.parent.mkdir(parents=True, exist_ok=True)
+        dst = sqlite3.connect(target, timeout=30)
+        try:
+            src.backup(dst)  # page by page into the live file, through its own journal
+            counts = _sqlite_counts(dst)
+        finally:
+            dst.close()
+    finally:
+        src.close()
+    print(f"restored {target} from {backup}: {counts}")
+    return 0
+
+
+def _sqlite_problem(conn: Any) -> str:
+    """Empty if ``conn`` holds a sound Genius Night database."""
+    try:
+        check = conn.execute("PRAGMA integrity_check").fetchone()[0]
+        tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    except Exception as e:
+        return str(e)
+    if check != "ok":
+        return f"integrity_check: {check}"
+    missing = {"alembic_version", "rooms", "games", "moves"} - tables
+    return f"missing tables {sorted(missing)}" if missing else ""
+
+
+def _sqlite_counts(conn: Any) -> str:
+    tables = ("rooms", "games", "moves")
+    return ", ".join(f"{conn.execute(f'SELECT count(*) FROM {t}').fetchone()[0]} {t}" for t in tables)
 
 
 def dev_admin_token(settings: Any) -> str:
@@ -125,7 +210,8 @@ def main(argv: list[str] | None = None) -> int:
     p_serve.add_argument("--database-url")
     p_serve.add_argument("--no-migrate", action="store_true", help="do not run migrations first")
     p_db = sub.add_parser("db", help="database tasks")
-    p_db.add_argument("action", choices=["upgrade"])
+    p_db.add_argument("action", choices=["upgrade", "backup", "restore"])
+    p_db.add_argument("file", nargs="?", type=Path, help="backup: the copy to write; restore: the backup to read")
     p_db.add_argument("--database-url")
     p_replay = sub.add_parser("replay", help="replay an admin JSON export through its engine")
     p_replay.add_argument("file", type=Path)
@@ -151,6 +237,10 @@ def main(argv: list[str] | None = None) -> int:
         return replay_file(args.file)
     if args.command == "serve":
         serve(args.host, args.port, args.database_url, not args.no_migrate)
+    elif args.command == "db" and args.action in ("backup", "restore"):
+        if args.file is None:
+            parser.error(f"db {args.action} needs a FILE")
+        return (db_backup if args.action == "backup" else db_restore)(args.file, args.database_url)
     elif args.command == "db":
         db_upgrade(args.database_url)
     return 0

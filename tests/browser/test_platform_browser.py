@@ -5,6 +5,7 @@ from __future__ import annotations
 from playwright.async_api import Browser, expect
 
 from support import ServerProcess
+from wsclient import Player, join
 
 
 async def test_two_browsers_join_by_invite_play_and_reload_to_the_same_seat(
@@ -85,6 +86,37 @@ async def test_connection_indicator_reconnects_after_a_server_restart(db_url: st
         await expect(page.get_by_test_id("connection")).not_to_have_attribute("data-state", "open")
         srv = ServerProcess(db_url, port=srv.port).start()
         await expect(page.get_by_test_id("connection")).to_have_attribute("data-state", "open", timeout=20000)
+        await ctx.close()
+    finally:
+        srv.stop()
+
+
+async def test_a_graceful_restart_moves_the_page_to_the_new_server_with_the_same_game(
+    db_url: str, browser: Browser
+) -> None:
+    srv = ServerProcess(db_url).start()
+    try:
+        ctx = await browser.new_context()
+        page = await ctx.new_page()
+        await page.goto(srv.base + "/")
+        await page.get_by_test_id("game-count21").check(force=True)
+        await page.get_by_test_id("host-name").fill("Ada")
+        await page.get_by_test_id("create-room").click()
+        await expect(page.get_by_test_id("connection")).to_have_attribute("data-state", "open")
+        invite = (await page.get_by_test_id("invite-url").input_value()).rsplit("/", 1)[-1]
+        room_id = page.url.rstrip("/").rsplit("/", 1)[-1]
+        guest = await join(srv.base, invite, "Grace")
+        await page.get_by_test_id("start").click()
+        await page.get_by_test_id("add-3").click()
+        await expect(page.get_by_test_id("counter")).to_have_text("3")
+        srv.stop()  # SIGTERM: the page gets a reconnect frame and closes its socket itself
+        srv = ServerProcess(db_url, port=srv.port).start()
+        await expect(page.get_by_test_id("connection")).to_have_attribute("data-state", "open", timeout=10000)
+        other = await Player(srv.ws_base, room_id, guest["token"]).connect()
+        assert (await other.act({"type": "add", "n": 2}))["type"] == "ack"
+        await expect(page.get_by_test_id("counter")).to_have_text("5")  # live again, from the same game
+        await expect(page.get_by_test_id("turn")).to_have_text("your turn")
+        await other.close()
         await ctx.close()
     finally:
         srv.stop()

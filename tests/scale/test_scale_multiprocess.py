@@ -17,6 +17,7 @@ from typing import Any
 
 import httpx
 import pytest
+import websockets
 
 from geniusnight.bench.toy import ENGINE as TOY_ENGINE
 from geniusnight.server.driver import SWEEP_GRACE
@@ -302,6 +303,12 @@ async def two_servers_on_one_clock(clock: FakeClock) -> AsyncIterator[tuple[str,
 
 
 async def test_a_phase_clock_runs_once_across_processes() -> None:
+    from prometheus_client import REGISTRY
+
+    def fired() -> float:  # both apps run in this process: one counter for the two
+        return REGISTRY.get_sample_value("geniusnight_timeouts_fired_total", {"game": "count21"}) or 0.0
+
+    fired_before = fired()
     clock = FakeClock()
     async with two_servers_on_one_clock(clock) as (db_name, a, b):
         body = {"game": "count21", "options": {"target": 99}, "name": "Ada", "time_limits": {"play": 5}}
@@ -327,3 +334,153 @@ async def test_a_phase_clock_runs_once_across_processes() -> None:
     assert len(moves) == 2, moves
     assert all(m["seat"] is None and m["action"] == {"type": "timeout"} for m in moves)
     assert state.counter == len(moves)  # each deadline's timeout was applied exactly once
+    assert fired() - fired_before == 2  # and the metric counted each once
+
+
+class Follower:
+    """A client behind the proxy: follows ``reconnect`` frames to the other process, resends
+    its unanswered moves with their ``ref``, and plays its seat (``add 1``) when it is to act."""
+
+    def __init__(self, c: Cluster, on: str, room: str, token: str, seat: int) -> None:
+        self.c, self.on, self.room, self.token, self.seat = c, on, room, token, seat
+        self.state: dict[str, Any] = {}
+        self.pending: dict[str, dict[str, Any]] = {}  # ref -> action, unanswered
+        self.acked: dict[str, int] = {}  # ref -> seq
+        self.refused: list[dict[str, Any]] = []
+        self.reconnects = 0
+        self.drops = 0  # sockets that ended without a reconnect frame (must stay 0)
+        self.longest_quiet = 0.0  # the longest wait between two new states, seconds
+        self.done = asyncio.Event()
+
+    def server(self) -> ServerProcess:
+        return self.c.a if self.on == "a" else self.c.b
+
+    async def run(self) -> None:
+        while not self.done.is_set():
+            p = await Player(self.server().ws_base, self.room, self.token).connect(seq=self.state.get("seq"))
+            try:
+                for ref, action in self.pending.items():
+                    await p.send({"type": "act", "ref": ref, "action": action})
+                await self._on_state(p, p.state)
+                await self._play(p)
+            except websockets.ConnectionClosed:
+                self.drops += 1
+            finally:
+                await p.close()
+
+    async def _play(self, p: Player) -> None:
+        loop = asyncio.get_running_loop()
+        last_new = loop.time()
+        while not self.done.is_set():
+            try:
+                frame = await p.recv(timeout=0.25)
+            except TimeoutError:
+                continue
+            kind = frame["type"]
+            if kind == "state" and frame["seq"] > self.state.get("seq", -1):
+                self.longest_quiet = max(self.longest_quiet, loop.time() - last_new)
+                last_new = loop.time()
+                await self._on_state(p, frame)
+            elif kind == "ack":
+                self.acked[frame["ref"]] = frame["seq"]
+                self.pending.pop(frame["ref"], None)
+            elif kind == "error" and frame.get("ref") in self.pending:
+                self.refused.append(frame)
+                self.pending.pop(frame["ref"])
+            elif kind == "reconnect":
+                self.reconnects += 1
+                self.on = "b" if self.on == "a" else "a"  # the proxy's other upstream
+                return
+
+    async def _on_state(self, p: Player, frame: dict[str, Any]) -> None:
+        if not frame or frame["seq"] < self.state.get("seq", -1):
+            return
+        self.state = frame
+        view = frame["view"]
+        ref = f"s{self.seat}-{frame['seq']}"
+        if view["over"]:
+            self.done.set()
+        elif view["to_act"] == [self.seat] and not self.pending and ref not in self.acked:
+            self.pending[ref] = {"type": "add", "n": 1}
+            await p.send({"type": "act", "ref": ref, "action": self.pending[ref]})
+
+
+@pytest.fixture
+def rolling_cluster() -> Iterator[Cluster]:
+    name = asyncio.run(_create_database())
+    c = Cluster(name, _redis_url(), bot_delay_ms=ROLLING_BOT_DELAY_MS)
+    try:
+        yield c.start()
+    finally:
+        c.stop()
+        asyncio.run(_drop_database(name))
+
+
+ROLLING_BOT_DELAY_MS = 150
+ROLLING_ROOMS = 6
+
+
+async def _restart(c: Cluster, which: str) -> float:
+    """SIGTERM one process, wait for it to exit, start its successor on the same port."""
+    old = c.a if which == "a" else c.b
+    loop = asyncio.get_running_loop()
+    began = loop.time()
+    await asyncio.to_thread(old.stop)
+    drained = loop.time() - began
+    new = await asyncio.to_thread(ServerProcess(c.db_url, port=old.port, env=old.env).start)
+    if which == "a":
+        c.a = new
+    else:
+        c.b = new
+    return drained
+
+
+async def test_a_rolling_restart_during_bot_games_loses_no_move(rolling_cluster: Cluster) -> None:
+    c = rolling_cluster
+    followers: list[Follower] = []
+    for i in range(ROLLING_ROOMS):
+        room = await _room(c, {"target": 99}, bots=2, humans=1)
+        on = "a" if i % 2 == 0 else "b"
+        # the host plays on one process, a second tab of the same seat watches on the other
+        followers.append(Follower(c, on, room["room"], room["tokens"][0], seat=0))
+        followers.append(Follower(c, "b" if on == "a" else "a", room["room"], room["tokens"][0], seat=-1))
+    tasks = [asyncio.create_task(f.run()) for f in followers]
+    started = asyncio.get_running_loop().time()
+    drained: list[float] = []
+    exposed: list[tuple[Follower, int]] = []  # (client, reconnects before) on a restarting process
+    for which in ("a", "b"):
+        await asyncio.sleep(1.0)
+        exposed += [(f, f.reconnects) for f in followers if f.on == which and not f.done.is_set()]
+        drained.append(await _restart(c, which))
+    try:
+        await asyncio.wait_for(asyncio.gather(*(f.done.wait() for f in followers)), 45)
+    finally:
+        for f in followers:
+            f.done.set()
+        ended = await asyncio.gather(*tasks, return_exceptions=True)
+    assert not [e for e in ended if isinstance(e, BaseException)], ended
+    elapsed = asyncio.get_running_loop().time() - started
+    total_moves = 0
+    for f in followers:
+        game_id = f.state["game_id"]
+        state, moves = await c.replayed(game_id)  # every log whole: contiguous, replays
+        assert TOY_ENGINE.outcome(state) is not None
+        # each client ends with the server's view
+        assert f.state["seq"] == len(moves) and f.state["view"]["counter"] == state.counter
+        # no acknowledged move is lost: each ack's seq holds this seat's move
+        for seq in f.acked.values():
+            assert moves[seq - 1]["seat"] == 0
+        assert not f.pending and not f.refused, (f.pending, f.refused)
+        assert f.drops == 0 and f.reconnects <= 2  # one reconnect per restart of its process, at most
+        total_moves += len(moves) if f.seat == 0 else 0
+    # every client on a restarting process was asked to reconnect, and both restarts had some
+    assert all(f.reconnects > before for f, before in exposed)
+    assert len(exposed) >= len(followers)
+    # events crossed Redis: the first successor heard the second process's moves
+    assert await _metric(c.a, "geniusnight_redis_lag_seconds_count") > 0
+    print(
+        f"\nrolling restart: {ROLLING_ROOMS} games, {total_moves} moves, {len(followers)} clients, "
+        f"{elapsed:.1f} s; drain+exit {drained[0]:.2f} s and {drained[1]:.2f} s; "
+        f"reconnects {sum(f.reconnects for f in followers)}; "
+        f"longest wait for a move {max(f.longest_quiet for f in followers):.1f} s"
+    )
