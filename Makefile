@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: install run test lint typecheck bench soak clean
+.PHONY: install run test lint typecheck bench soak fuzz clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -37,6 +37,10 @@ bench: install
 ## 2,000 bot games on one process, its memory sampled (docs/benchmarks.md, "Soak")
 soak: install
 	$(BIN)/python bench/soak.py --games 2000
+
+## the fuzz suite with many inputs (make test runs it with 40 per test); docs/protocol.md, "Fuzzing"
+fuzz: install
+	GENIUSNIGHT_FUZZ_EXAMPLES=$${GENIUSNIGHT_FUZZ_EXAMPLES:-2000} $(BIN)/python -m pytest -q tests/platform/test_fuzz.py
 
 clean:
 	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache

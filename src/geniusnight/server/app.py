@@ -17,6 +17,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import WebSocketRoute
 
 from ..clock import Clock
@@ -25,7 +26,7 @@ from ..engines import ENGINES, register
 from ..resources import data_dir
 from ..settings import Settings, get_settings
 from .driver import Driver
-from .edge import BadInput, EdgeMiddleware, validation_error
+from .edge import BadInput, EdgeMiddleware, http_error, validation_error
 from .games import CacheLimits, GameService, LiveGame
 from .limits import SocketCount, WindowLimit
 from .ops import MetricsListener
@@ -205,6 +206,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         return JSONResponse(exc.frame(), status_code=exc.status)
 
     app.add_exception_handler(RequestValidationError, validation_error)
+    app.add_exception_handler(StarletteHTTPException, http_error)
     app.add_middleware(EdgeMiddleware, max_body_bytes=settings.max_body_bytes)
 
     from . import admin, api, ops, pages, replay, ws

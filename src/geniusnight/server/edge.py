@@ -18,6 +18,7 @@ from urllib.parse import unquote
 from fastapi import Path, Query
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import Request
 
 INT64_MAX = (1 << 63) - 1
@@ -188,6 +189,17 @@ async def _refuse(scope: Scope, send: Send, e: BadInput) -> None:
 
 async def _drain() -> Message:
     return {"type": "http.disconnect"}
+
+
+HTTP_CODES = {404: "not_found", 405: "method_not_allowed"}
+
+
+async def http_error(_request: Request, exc: Exception) -> JSONResponse:
+    """Starlette's own refusals (no such route, a method the route lacks) in the same
+    ``{code, message}`` shape as every other error."""
+    assert isinstance(exc, StarletteHTTPException)
+    code = HTTP_CODES.get(exc.status_code, f"http_{exc.status_code}")
+    return JSONResponse({"code": code, "message": str(exc.detail)}, status_code=exc.status_code, headers=exc.headers)
 
 
 async def validation_error(_request: Request, exc: Exception) -> JSONResponse:
