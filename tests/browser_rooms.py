@@ -74,3 +74,20 @@ async def open_room(
 async def close_all(pages: list[Page]) -> None:
     for page in pages:
         await page.context.close()
+
+
+async def play_count21_to_the_end(pages: list[Page]) -> None:
+    """Whoever's turn it is adds 3 until the toy game is over.
+
+    After each click the player waits until the server's answer has turned their page away
+    from "your turn": under load a page can still show the turn it just played, and a click
+    on a button that the late answer then disables would wait for ever.
+    """
+    for _ in range(20):
+        for page in pages:
+            turn = page.get_by_test_id("turn")
+            if await turn.text_content() == "your turn" and await page.get_by_test_id("add-3").is_enabled():
+                await page.get_by_test_id("add-3").click()
+                await expect(turn).not_to_have_text("your turn", timeout=15000)
+        if "over" in (await pages[0].get_by_test_id("turn").text_content() or ""):
+            return

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from playwright.async_api import Browser, expect
 
+from browser_rooms import play_count21_to_the_end
 from support import ServerProcess
 from wsclient import Player, join
 
@@ -59,13 +60,7 @@ async def test_two_browsers_join_by_invite_play_and_reload_to_the_same_seat(
     assert await guest.locator(".chat-log img").count() == 0
 
     # play on to the end
-    for _ in range(20):
-        for page in (host, guest):
-            if await page.get_by_test_id("turn").text_content() == "your turn":
-                await page.get_by_test_id("add-3").click()
-                await page.wait_for_timeout(100)
-        if "over" in (await host.get_by_test_id("turn").text_content() or ""):
-            break
+    await play_count21_to_the_end([host, guest])
     await expect(host.get_by_test_id("turn")).to_contain_text("over")
     await expect(host.get_by_test_id("rematch")).to_be_visible()
     await host_ctx.close()

@@ -7,6 +7,7 @@ import re
 
 from playwright.async_api import Browser, expect
 
+from browser_rooms import play_count21_to_the_end
 from support import ServerProcess
 
 
@@ -48,13 +49,7 @@ async def test_the_room_address_is_a_join_screen_for_a_newcomer_and_guests_never
         for testid in ("start", "add-bot", "bot-kind", "rematch"):
             await expect(page.get_by_test_id(testid)).to_be_hidden()
 
-    for _ in range(20):
-        for page in (host, guest):
-            if await page.get_by_test_id("turn").text_content() == "your turn":
-                await page.get_by_test_id("add-3").click()
-                await page.wait_for_timeout(100)
-        if "over" in (await host.get_by_test_id("turn").text_content() or ""):
-            break
+    await play_count21_to_the_end([host, guest])
     await expect(host.get_by_test_id("room-status")).to_contain_text("Game over")
     # game over: the host may rematch; the guest sees no Start and no Rematch
     await expect(host.get_by_test_id("rematch")).to_be_visible()
