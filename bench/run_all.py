@@ -53,6 +53,13 @@ def main() -> int:
         "4",
     )
     run("Views: view, view + JSON, deep-copied baseline, per game", PY, "bench/views.py")
+    run(
+        "Frames: every seat's encoded state frame per seq",
+        PY,
+        "bench/frames.py",
+        "--repeat",
+        "200" if quick else "2000",
+    )
     run("Genius Idea: smart vs random Solvers", PY, "bench/genius_idea/match.py", "--games", "40" if quick else "200")
     # the load targets are stated for 200 rooms x 4 clients of the toy game on SQLite
     load = [PY, "-m", "geniusnight.cli", "bench", "load", "--game", "count21"]

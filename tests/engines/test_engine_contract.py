@@ -166,3 +166,29 @@ def test_bad_options_are_refused_with_bad_option(game: str) -> None:
     with pytest.raises(IllegalAction) as info:
         engine.validate_options(None, {"no_such_option_at_all": 1})
     assert info.value.code == "bad_option"
+
+
+@pytest.mark.parametrize("game", engines())
+def test_a_view_is_the_shared_part_plus_the_seats_own_part(game: str) -> None:
+    """The server encodes ``shared_view`` once per move and adds each seat's ``seat_view``:
+    their keys never overlap, they make up ``view``, and a view taken earlier never changes
+    when the game moves on (views share the state's data instead of copying it)."""
+    engine = get_engine(game)
+    players = player_counts(engine)[-1]
+    state = engine.setup(players, engine.validate_options(players, {}), SEED)
+    earlier: list[tuple[dict[str, Any], str]] = []
+    for step in range(120):
+        shared = engine.shared_view(state)
+        for seat in [None, *range(players)]:
+            own = engine.seat_view(state, seat)
+            assert not set(own) & set(shared), f"{game}: keys in both parts at step {step}"
+            assert engine.view(state, seat) == {**shared, **own}
+        view = engine.view(state, 0)
+        earlier.append((view, json.dumps(view, sort_keys=True)))
+        if engine.outcome(state) is not None:
+            break
+        seat = min(engine.to_act(state), default=None)
+        action = (engine.bot_action(state, seat, "random", step) if seat is not None else None) or {"type": "timeout"}
+        state = engine.apply(state, None if action == {"type": "timeout"} else seat, action)
+    for view, text in earlier:
+        assert json.dumps(view, sort_keys=True) == text

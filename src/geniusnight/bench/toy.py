@@ -103,6 +103,9 @@ class CountGame:
         return replace(state, counter=counter, turn=(state.turn + 1) % state.players)
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        return {**self.shared_view(state), **self.seat_view(state, seat)}
+
+    def shared_view(self, state: State) -> dict[str, Any]:
         v: dict[str, Any] = {
             "phase": self.phase(state),
             "to_act": sorted(self.to_act(state)),
@@ -111,12 +114,13 @@ class CountGame:
             "counter": state.counter,
             "turn": state.turn,
         }
-        if seat is not None:
-            v["secret"] = state.secrets[seat]
         if state.winner is not None:
             v["result"] = self.outcome(state)
             v["secrets"] = list(state.secrets)
         return v
+
+    def seat_view(self, state: State, seat: int | None) -> dict[str, Any]:
+        return {} if seat is None else {"secret": state.secrets[seat]}
 
     def legal_actions(self, state: State, seat: int) -> list[dict[str, Any]] | None:
         if seat not in self.to_act(state):

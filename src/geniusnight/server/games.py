@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import json
 import logging
 import time
 from collections import OrderedDict
@@ -57,6 +58,10 @@ class LiveGame:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     used_at: float = field(default_factory=time.monotonic)  # for the cache's idle and LRU rules
     submitting: int = 0  # moves on their way through the pipeline (the cache keeps the game)
+    # encoded ``state`` frames of the current seq and deadline, by seat (see state_text)
+    _frames_key: tuple[int, datetime | None] | None = field(default=None, repr=False)
+    _frame_open: str = field(default="", repr=False)
+    _frames: dict[int | None, str] = field(default_factory=dict, repr=False)
 
     @property
     def over(self) -> bool:
@@ -67,6 +72,29 @@ class LiveGame:
 
     def view(self, seat: int | None) -> dict[str, Any]:
         return self.engine.view(self.state, seat)
+
+    def state_text(self, seat: int | None) -> str:
+        """The encoded ``state`` frame for ``seat``. The part of the view every seat sees
+        alike is built and encoded once per seq; each seat adds only its own part, and every
+        connection of that seat (or every spectator) gets the same string."""
+        key = (self.seq, self.deadline_at)
+        if self._frames_key != key:
+            deadline = self.deadline_at.timestamp() * 1000 if self.deadline_at else None
+            head = _dumps({"type": "state", "game_id": self.id, "seq": self.seq, "deadline": deadline})
+            shared = _dumps(self.engine.shared_view(self.state))
+            self._frame_open = f'{head[:-1]},"view":{shared[:-1]}'
+            self._frames = {}
+            self._frames_key = key
+        text = self._frames.get(seat)
+        if text is None:
+            own = _dumps(self.engine.seat_view(self.state, seat))
+            text = self._frame_open + ("}}" if own == "{}" else f",{own[1:]}}}")
+            self._frames[seat] = text
+        return text
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))
 
 
 @dataclass

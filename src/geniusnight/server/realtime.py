@@ -1,9 +1,9 @@
 """Connections, per-seat fan-out, and the event bus between processes.
 
-Every ``state`` frame a connection gets is built here, from ``engine.view(state, its seat)``
-and nothing else. With Redis configured, events travel through pub/sub so that any process
-can serve any room; a subscriber that missed a message sees the ``seq`` jump and replays the
-missing moves from the database.
+Every ``state`` frame a connection gets is sent from here, as ``LiveGame.state_text`` encodes
+it from the engine's view of its seat and nothing else. With Redis configured, events travel
+through pub/sub so that any process can serve any room; a subscriber that missed a message
+sees the ``seq`` jump and replays the missing moves from the database.
 """
 
 from __future__ import annotations
@@ -142,17 +142,6 @@ def _settle_if_pending(fut: asyncio.Future[None]) -> None:
         fut.set_result(None)
 
 
-def state_frame(live: LiveGame, seat: int | None) -> dict[str, Any]:
-    deadline = live.deadline_at.timestamp() * 1000 if live.deadline_at else None
-    return {
-        "type": "state",
-        "game_id": live.id,
-        "seq": live.seq,
-        "deadline": deadline,
-        "view": live.view(seat),
-    }
-
-
 # sent to every socket when the process shuts down (docs/protocol.md, "reconnect")
 RECONNECT_FRAME = {
     "type": "reconnect",
@@ -193,20 +182,15 @@ class Hub:
 
     def send_state(self, conn: Connection, live: LiveGame) -> None:
         conn.last_seq[live.id] = live.seq
-        conn.send_json(state_frame(live, conn.seat))
+        conn.send_text(live.state_text(conn.seat))
 
     def fan_out_state(self, live: LiveGame) -> None:
-        """Each connection gets its own seat's view; views are computed once per seat."""
-        frames: dict[int | None, str] = {}
+        """Each connection gets its own seat's view (encoded once per seat, see state_text)."""
         for conn in list(self.rooms.get(live.room_id, ())):
             if conn.last_seq.get(live.id, -1) >= live.seq:
                 continue
-            text = frames.get(conn.seat)
-            if text is None:
-                text = json.dumps(state_frame(live, conn.seat), separators=(",", ":"))
-                frames[conn.seat] = text
             conn.last_seq[live.id] = live.seq
-            conn.send_text(text)
+            conn.send_text(live.state_text(conn.seat))
 
     def fan_out(self, room_id: str, payload: dict[str, Any]) -> None:
         text = json.dumps(payload, separators=(",", ":"))

@@ -619,18 +619,21 @@ class BrainiacEngine:
     # --- views ----------------------------------------------------------------------------
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        return {**self.shared_view(state), **self.seat_view(state, seat)}
+
+    # A state is never changed once made (every apply copies it first), so the views share
+    # its lists and dicts instead of copying them.
+
+    def shared_view(self, state: State) -> dict[str, Any]:
         s = state
         n, g, phase = s["players"], s["genius"], s["phase"]
-        me = seat if _is_int(seat) and 0 <= seat < n else None  # type: ignore[operator]
         in_round = phase in ("ask", "answer", "judge", "accuse")
-        is_genius = me is not None and me == g and in_round
         v: dict[str, Any] = {
             "phase": phase,
             "to_act": sorted(self.to_act(s)),
             "scores": list(s["scores"]),
             "over": phase == "over",
             "players": n,
-            "seat": me,
             "round": s["round"],
             "rounds_total": s["rounds_total"],
             "tiebreak": s["round"] > s["rounds_total"],
@@ -646,7 +649,32 @@ class BrainiacEngine:
             # A finished round's record is never changed (apply works on a copy), so views
             # share the records instead of copying them per seat.
             "history": list(s["history"]),
+            "traded": None if phase == "trade" else [t == "trade" for t in s["trade"]],
         }
+        if in_round:
+            v["readout_order"] = seats_from(g + 1, n)[: n - 1]
+            v["accuse_order"] = seats_from(g, n)
+            v["revealed"] = [s["identity"][p] if s["revealed"][p] else None for p in range(n)]
+            v["answered"] = [p != g and s["answers"][p] is not None for p in range(n)]
+            v["answers"] = list(s["answers"]) if phase in ("judge", "accuse") else None
+            v["accusations"] = [{"by": a["by"], "target": a["target"]} for a in s["accusations"]]
+            v["accuser"] = s["accuse_order"][s["accuse_pos"]] if phase == "accuse" else None
+        else:
+            for key in ("answers", "revealed", "accuser"):
+                v[key] = None
+            v["accusations"] = []
+            v["answered"] = [False] * n
+        if phase == "over":
+            v["result"] = self.outcome(s)
+        return v
+
+    def seat_view(self, state: State, seat: int | None) -> dict[str, Any]:
+        s = state
+        n, g, phase = s["players"], s["genius"], s["phase"]
+        me = seat if _is_int(seat) and 0 <= seat < n else None  # type: ignore[operator]
+        in_round = phase in ("ask", "answer", "judge", "accuse")
+        is_genius = me is not None and me == g and in_round
+        v: dict[str, Any] = {"seat": me}
         if me is not None:
             questions = card_questions(s, s["hand"][me])
             asked = self._asked(s, s["hand"][me])
@@ -662,57 +690,38 @@ class BrainiacEngine:
                 "decided": [t is not None for t in s["trade"]],
                 "mine": s["trade"][me] if me is not None else None,
             }
-            v["traded"] = None
-        else:
-            v["traded"] = [t == "trade" for t in s["trade"]]
-        if in_round:
-            v["readout_order"] = seats_from(g + 1, n)[: n - 1]
-            v["accuse_order"] = seats_from(g, n)
-            v["identity"] = s["identity"][me] if me is not None else None
-            v["revealed"] = [s["identity"][p] if s["revealed"][p] else None for p in range(n)]
-            if s["question"] is not None:
-                q, accepted = card_questions(s, s["hand"][g])[s["question"]]
-                v["question"] = {"index": s["question"], "level": s["question"] + 1, "q": q}
-                if is_genius:
-                    v["question"]["a"] = list(accepted)
-            else:
-                v["question"] = None
-            if phase == "answer":
-                v["answered"] = [p != g and s["answers"][p] is not None for p in range(n)]
-                v["answers"] = None
-                v["my_answer"] = s["answers"][me] if me is not None else None
-            else:
-                v["answered"] = [p != g and s["answers"][p] is not None for p in range(n)]
-                v["answers"] = list(s["answers"]) if phase in ("judge", "accuse") else None
-                v["my_answer"] = s["answers"][me] if me is not None else None
-            if phase == "judge":
-                # the engine's verdicts are the Genius's to confirm; the table sees the result
-                v["verdicts"] = (
-                    {"engine": list(s["engine_verdicts"]), "overrides": [None] * n, "final": None}
-                    if is_genius
-                    else None
-                )
-            elif phase == "accuse":
-                v["verdicts"] = {
-                    "engine": list(s["engine_verdicts"]),
-                    "overrides": list(s["overrides"]),
-                    "final": list(s["verdicts"]),
-                }
-            else:
-                v["verdicts"] = None
-            v["accusations"] = [{"by": a["by"], "target": a["target"]} for a in s["accusations"]]
-            v["accuser"] = s["accuse_order"][s["accuse_pos"]] if phase == "accuse" else None
-            v["accuse_targets"] = (
-                self.accuse_targets(s, me) if phase == "accuse" and me is not None and me == v["accuser"] else []
-            )
-        else:
-            for key in ("question", "answers", "verdicts", "identity", "revealed", "accuser", "my_answer"):
+        if not in_round:
+            for key in ("question", "verdicts", "identity", "my_answer"):
                 v[key] = None
-            v["accusations"] = []
-            v["answered"] = [False] * n
             v["accuse_targets"] = []
-        if phase == "over":
-            v["result"] = self.outcome(s)
+            return v
+        v["identity"] = s["identity"][me] if me is not None else None
+        v["my_answer"] = s["answers"][me] if me is not None else None
+        if s["question"] is not None:
+            q, accepted = card_questions(s, s["hand"][g])[s["question"]]
+            v["question"] = {"index": s["question"], "level": s["question"] + 1, "q": q}
+            if is_genius:
+                v["question"]["a"] = list(accepted)
+        else:
+            v["question"] = None
+        if phase == "judge":
+            # the engine's verdicts are the Genius's to confirm; the table sees the result
+            v["verdicts"] = (
+                {"engine": list(s["engine_verdicts"]), "overrides": [None] * n, "final": None} if is_genius else None
+            )
+        elif phase == "accuse":
+            v["verdicts"] = {
+                "engine": list(s["engine_verdicts"]),
+                "overrides": list(s["overrides"]),
+                "final": list(s["verdicts"]),
+            }
+        else:
+            v["verdicts"] = None
+        v["accuse_targets"] = (
+            self.accuse_targets(s, me)
+            if phase == "accuse" and me is not None and me == s["accuse_order"][s["accuse_pos"]]
+            else []
+        )
         return v
 
     def _idiots_seen(self, s: State) -> int:

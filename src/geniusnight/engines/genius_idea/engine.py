@@ -283,6 +283,12 @@ class GeniusIdeaEngine:
     # --- views ----------------------------------------------------------------------------
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        return {**self.shared_view(state), **self.seat_view(state, seat)}
+
+    # A state is never changed once made (every apply copies it first), so the views share
+    # its lists and dicts instead of copying them.
+
+    def shared_view(self, state: State) -> dict[str, Any]:
         n = state["players"]
         phase = state["phase"]
         cur = state["cur"]
@@ -301,16 +307,11 @@ class GeniusIdeaEngine:
             "riddler": rules.riddler_of(state, round_index),
             "disruptor": roles.index("disruptor") if "disruptor" in roles else None,
             "supply_count": len(state["supply"]),
-            "history": jcopy(state["history"]),
+            "history": list(state["history"]),
         }
         if phase == "prepare":
             v["preparing"] = sorted(state["preparing"])
             v["prepared"] = [s not in state["preparing"] for s in range(n)]
-            if seat is not None and seat in state["preparing"]:
-                v["hand"] = list(state["hands"][seat])
-        if seat is not None and _is_int(seat) and 0 <= seat < n and state["riddles"][seat] is not None:
-            # Your own riddle for a later round: you made it, so you may see it.
-            v["my_riddle"] = jcopy(state["riddles"][seat])
         if cur is not None:
             v["public"] = list(cur["public"])
             v["revealed"] = list(cur["revealed"])
@@ -318,16 +319,29 @@ class GeniusIdeaEngine:
             v["wrong"] = list(cur["wrong"])
             v["chances"] = [cur["chances"][s] if s in cur["solvers"] else None for s in range(n)]
             v["passed"] = sorted(cur["passed"])
-            v["guesses"] = jcopy(cur["guesses"])
+            v["guesses"] = list(cur["guesses"])
             v["may_pass"] = rules.may_pass(state)
             v["points_if_solved"] = 2 + HINTS - len(cur["revealed"])
-            if seat is not None and seat == cur["riddler"]:
-                v["answer"] = cur["answer"]
-                v["hints"] = list(cur["hints"])
-            elif seat is not None and seat == cur["disruptor"]:
-                v["hints"] = list(cur["hints"])
         if phase == "over":
             v["result"] = self.outcome(state)
+        return v
+
+    def seat_view(self, state: State, seat: int | None) -> dict[str, Any]:
+        v: dict[str, Any] = {}
+        if seat is None or not _is_int(seat) or not 0 <= seat < state["players"]:
+            return v
+        if state["phase"] == "prepare" and seat in state["preparing"]:
+            v["hand"] = list(state["hands"][seat])
+        if state["riddles"][seat] is not None:
+            # Your own riddle for a later round: you made it, so you may see it.
+            v["my_riddle"] = state["riddles"][seat]
+        cur = state["cur"]
+        if cur is not None:
+            if seat == cur["riddler"]:
+                v["answer"] = cur["answer"]
+                v["hints"] = list(cur["hints"])
+            elif seat == cur["disruptor"]:
+                v["hints"] = list(cur["hints"])
         return v
 
     # --- bots -----------------------------------------------------------------------------

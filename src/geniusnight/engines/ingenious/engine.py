@@ -302,6 +302,9 @@ class IngeniousEngine:
         return [dict(zip(COLOURS, state.tracks[state.track_index(s)], strict=True)) for s in range(state.players)]
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        return {**self.shared_view(state), **self.seat_view(state, seat)}
+
+    def shared_view(self, state: State) -> dict[str, Any]:
         geom = GEOMETRIES[state.radius]
         cells = geom.cells
         board = state.board
@@ -332,12 +335,16 @@ class IngeniousEngine:
         }
         if state.variant == "teams":
             v["teams"] = [[0, 2], [1, 3]]
+        if over:
+            v["result"] = self.outcome(state)
+        return v
+
+    def seat_view(self, state: State, seat: int | None) -> dict[str, Any]:
+        v: dict[str, Any] = {}
         if seat is not None and _is_int(seat) and 0 <= seat < state.players:
             v["rack"] = [tile_json(t) for t in state.racks[seat]]
             if state.phase == "swap" and seat == state.turn:
                 v["swap_offer"] = True
-        if over:
-            v["result"] = self.outcome(state)
         return v
 
     # --- persistence ----------------------------------------------------------------------

@@ -1,0 +1,54 @@
+"""Encoded ``state`` frames (docs/protocol.md): the shared part of a view is encoded once per
+seq and each seat's own part is added to it; the result is exactly the full frame."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+
+import pytest
+
+from geniusnight.engines import get_engine
+from geniusnight.server.games import LiveGame
+
+
+def live_game(game: str, players: int) -> LiveGame:
+    engine = get_engine(game)
+    options = engine.validate_options(players, {})
+    return LiveGame(
+        id=7,
+        room_id="r",
+        engine=engine,
+        options=options,
+        seed=5,
+        players=players,
+        seats=[{} for _ in range(players)],
+        time_limits={},
+        state=engine.setup(players, options, 5),
+    )
+
+
+@pytest.mark.parametrize("game", ["ingenious", "genius-idea", "brainiac"])
+def test_state_text_is_the_full_frame_of_each_seat_at_each_seq(game: str) -> None:
+    live = live_game(game, 4)
+    engine = live.engine
+    for step in range(60):
+        live.deadline_at = datetime(2030, 1, 1, tzinfo=UTC) if step % 2 else None
+        for seat in [None, *range(live.players)]:
+            frame = json.loads(live.state_text(seat))
+            assert frame == {
+                "type": "state",
+                "game_id": 7,
+                "seq": live.seq,
+                "deadline": live.deadline_at.timestamp() * 1000 if live.deadline_at else None,
+                "view": engine.view(live.state, seat),
+            }
+            assert live.state_text(seat) is live.state_text(seat)  # one string for every connection
+        if live.over:
+            break
+        seat = min(engine.to_act(live.state), default=None)
+        action = (engine.bot_action(live.state, seat, "random", step) if seat is not None else None) or {
+            "type": "timeout"
+        }
+        live.state = engine.apply(live.state, None if action == {"type": "timeout"} else seat, action)
+        live.seq += 1
