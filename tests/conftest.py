@@ -62,7 +62,9 @@ async def app(db_url: str) -> AsyncIterator[object]:
 @pytest.fixture
 async def client(app: object) -> AsyncIterator[httpx.AsyncClient]:
     transport = httpx.ASGITransport(app=app)  # type: ignore[arg-type]
-    async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as c:
+    # as a browser on the site's own page: every request names its Origin
+    headers = {"Origin": "http://testserver"}
+    async with httpx.AsyncClient(transport=transport, base_url="http://testserver", headers=headers) as c:
         yield c
 
 
@@ -76,3 +78,35 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     srv = ServerProcess(url).start()
     yield srv
     srv.stop()
+
+
+PG = os.environ.get("GENIUSNIGHT_TEST_POSTGRES_URL")
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+async def any_db_url(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[str]:
+    """A migrated database of its own: SQLite, and the real PostgreSQL when configured."""
+    from geniusnight.cli import db_upgrade
+
+    if request.param == "sqlite":
+        url = f"sqlite+aiosqlite:///{tmp_path / 'test.db'}"
+        db_upgrade(url)
+        yield url
+        return
+    if not PG:
+        pytest.skip("GENIUSNIGHT_TEST_POSTGRES_URL not set")
+    import secrets
+
+    import asyncpg
+
+    admin_dsn = PG.replace("postgresql+asyncpg://", "postgresql://")
+    name = f"gn_seats_{secrets.token_hex(4)}"
+    conn = await asyncpg.connect(admin_dsn)
+    await conn.execute(f'CREATE DATABASE "{name}"')
+    await conn.close()
+    url = f"postgresql+asyncpg://{admin_dsn.rsplit('/', 1)[0].split('://', 1)[1]}/{name}"
+    db_upgrade(url)
+    yield url
+    conn = await asyncpg.connect(admin_dsn)
+    await conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    await conn.close()

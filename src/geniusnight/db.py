@@ -2,6 +2,9 @@
 
 A game is its options, seed and the ordered list of accepted moves; the unique
 ``(game_id, seq)`` index is what keeps moves strictly ordered, even between processes.
+A seat belongs to one member: unique ``(room_id, seat)`` for the lobby and unique
+``(game_id, seat)`` and ``(game_id, member_id)`` for a game, so that of two joins racing
+for a seat exactly one wins, on every database.
 """
 
 from __future__ import annotations
@@ -67,9 +70,13 @@ class Room(Base):
 
 
 class Member(Base):
-    """Anyone in a room: a seated player, a bot seat, or a spectator (``seat`` is None)."""
+    """Anyone in a room: a seated player, a bot seat, or a spectator (``seat`` is None).
+
+    ``seat`` is the lobby seat, the one the member gets in the room's next game; the seats
+    of a game that has started are its :class:`GameSeat` rows."""
 
     __tablename__ = "members"
+    __table_args__ = (UniqueConstraint("room_id", "seat", name="uq_members_room_seat"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"), index=True)
@@ -103,6 +110,24 @@ class Game(Base):
     deadline_seq: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
 
+class GameSeat(Base):
+    """Who holds a seat of a game: set when the game starts, from the lobby seats.
+
+    ``member_id`` is None once nobody holds the seat any more (its member was kicked and a
+    bot plays it). Who plays a seat right now (the member or a bot) is in ``Game.seats``."""
+
+    __tablename__ = "game_seats"
+    __table_args__ = (
+        UniqueConstraint("game_id", "seat", name="uq_game_seats_game_seat"),
+        UniqueConstraint("game_id", "member_id", name="uq_game_seats_game_member"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    seat: Mapped[int] = mapped_column(Integer)
+    member_id: Mapped[int | None] = mapped_column(ForeignKey("members.id", ondelete="SET NULL"), nullable=True)
+
+
 class Move(Base):
     __tablename__ = "moves"
     __table_args__ = (
@@ -114,6 +139,9 @@ class Move(Base):
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
     seq: Mapped[int] = mapped_column(Integer)
     seat: Mapped[int | None] = mapped_column(Integer, nullable=True)  # None: the system
+    # the member who sent it; None for the server's own moves (bots, timeouts). A ref is
+    # unique per sender, so no client can take a ref the server will use.
+    member_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
     action: Mapped[dict[str, Any]] = mapped_column()
     ref: Mapped[str | None] = mapped_column(String(64), nullable=True)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
@@ -132,6 +160,16 @@ class RefusedAction(Base):
     code: Mapped[str] = mapped_column(String(40))
     message: Mapped[str] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class AdminSession(Base):
+    """A logged-in admin browser: the admin cookie works only while its row is here, so a
+    logout ends the session on the server, whoever kept a copy of the cookie."""
+
+    __tablename__ = "admin_sessions"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)  # sha256 of the cookie's session id
+    expires_at: Mapped[datetime] = mapped_column()
 
 
 class ChatMessage(Base):

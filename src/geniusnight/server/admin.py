@@ -1,10 +1,11 @@
 """Admin console and API (docs/admin.md): guarded by ``GENIUSNIGHT_ADMIN_TOKEN``.
 
 Two ways in: ``Authorization: Bearer <admin token>`` (scripts) or the session cookie the
-``/admin`` login form sets. The cookie never holds the token: it is ``expiry.mac`` where the
-mac is an HMAC (keyed by ``settings.secret_key``) over the expiry and a digest of the token,
-so rotating either secret logs every session out. With no admin token configured the whole
-console answers 404 ``admin_disabled``.
+``/admin`` login form sets. The cookie never holds the token: it is ``expiry.session.mac`` where
+the mac is an HMAC (keyed by ``settings.secret_key``) over the expiry, a random session id and
+a digest of the token, so rotating either secret logs every session out; and the session
+must still be stored on the server (``admin_sessions``), so a logout ends it for good. With
+no admin token configured the whole console answers 404 ``admin_disabled``.
 
 The replay helpers here (:func:`game_log`, :class:`ReplayCache`) are shared with the
 players' after-the-game replay in :mod:`.replay`.
@@ -16,6 +17,7 @@ import asyncio
 import hashlib
 import hmac
 import json
+import secrets
 import time
 from collections import OrderedDict
 from datetime import UTC, datetime, timedelta
@@ -27,7 +29,7 @@ from pydantic import BaseModel, Field
 from sqlalchemy import delete, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from ..db import Game, Member, Move, RefusedAction, Room
+from ..db import AdminSession, Game, Member, Move, RefusedAction, Room
 from ..engines import ENGINES, Engine, IllegalAction, get_engine
 from ..logs import game_filter
 from ..settings import Settings
@@ -37,6 +39,7 @@ from .rooms import ApiError
 
 ADMIN_COOKIE = "gn_admin"
 SESSION_SECONDS = 12 * 60 * 60
+SESSION_ID_BYTES = 18
 LOGIN_FAIL_DELAY = 0.3
 EXPORT_FORMAT = "geniusnight-game"
 EXPORT_VERSION = 1
@@ -45,28 +48,34 @@ STATUSES = ("lobby", "playing", "finished", "closed")
 # --- authentication ------------------------------------------------------------------------
 
 
-def _mac(settings: Settings, expiry: int) -> str:
+def _mac(settings: Settings, expiry: int, session: str) -> str:
     token = settings.admin_token or ""
     token_digest = hashlib.sha256(token.encode()).hexdigest()
-    msg = f"admin-session|{expiry}|{token_digest}".encode()
+    msg = f"admin-session|{expiry}|{session}|{token_digest}".encode()
     return hmac.new(settings.secret_key.encode(), msg, hashlib.sha256).hexdigest()
 
 
 def make_session_cookie(settings: Settings, now: float | None = None) -> str:
     expiry = int(now if now is not None else time.time()) + SESSION_SECONDS
-    return f"{expiry}.{_mac(settings, expiry)}"
+    session = secrets.token_urlsafe(SESSION_ID_BYTES)
+    return f"{expiry}.{session}.{_mac(settings, expiry, session)}"
 
 
 def session_cookie_valid(settings: Settings, value: str | None, now: float | None = None) -> bool:
+    """The cookie's signature and expiry (whether its session still exists is asked apart)."""
     if not value or not settings.admin_token:
         return False
-    expiry_text, _, mac = value.partition(".")
-    if not (expiry_text.isascii() and expiry_text.isdigit()) or not mac:
+    expiry_text, session, mac = [*value.split("."), "", ""][:3]
+    if not (expiry_text.isascii() and expiry_text.isdigit()) or not session or not mac:
         return False
     expiry = int(expiry_text)
     if expiry < (now if now is not None else time.time()):
         return False
-    return hmac.compare_digest(mac.encode(), _mac(settings, expiry).encode())
+    return hmac.compare_digest(mac.encode(), _mac(settings, expiry, session).encode())
+
+
+def _session_key(cookie: str) -> str:
+    return hashlib.sha256(cookie.split(".")[1].encode()).hexdigest()
 
 
 def token_matches(settings: Settings, token: str | None) -> bool:
@@ -75,11 +84,15 @@ def token_matches(settings: Settings, token: str | None) -> bool:
     return hmac.compare_digest(token.encode(), settings.admin_token.encode())
 
 
-def is_admin(request: Request) -> bool:
-    settings = get_services(request).settings
-    return token_matches(settings, bearer_token(request)) or session_cookie_valid(
-        settings, request.cookies.get(ADMIN_COOKIE)
-    )
+async def is_admin(request: Request) -> bool:
+    services = get_services(request)
+    if token_matches(services.settings, bearer_token(request)):
+        return True
+    cookie = request.cookies.get(ADMIN_COOKIE)
+    if cookie is None or not session_cookie_valid(services.settings, cookie):
+        return False
+    async with services.db.sessions() as s:
+        return await s.get(AdminSession, _session_key(cookie)) is not None
 
 
 def require_enabled(request: Request) -> Settings:
@@ -89,9 +102,9 @@ def require_enabled(request: Request) -> Settings:
     return settings
 
 
-def require_admin(request: Request) -> None:
+async def require_admin(request: Request) -> None:
     require_enabled(request)
-    if not is_admin(request):
+    if not await is_admin(request):
         raise ApiError(401, "admin_auth", "Admin authentication required (Bearer token or the admin login).")
 
 
@@ -115,9 +128,14 @@ async def login(body: Login, request: Request, response: Response) -> dict[str, 
     if not token_matches(settings, body.token):
         await asyncio.sleep(LOGIN_FAIL_DELAY)  # slows guessing down; the token is long anyway
         raise ApiError(401, "admin_auth", "That is not the admin token.")
+    cookie = make_session_cookie(settings)
+    async with get_services(request).db.sessions() as s, s.begin():
+        await s.execute(delete(AdminSession).where(AdminSession.expires_at < datetime.now(UTC)))
+        expires = datetime.now(UTC) + timedelta(seconds=SESSION_SECONDS)
+        s.add(AdminSession(id=_session_key(cookie), expires_at=expires))
     response.set_cookie(
         ADMIN_COOKIE,
-        make_session_cookie(settings),
+        cookie,
         max_age=SESSION_SECONDS,
         httponly=True,
         samesite="strict",
@@ -127,9 +145,14 @@ async def login(body: Login, request: Request, response: Response) -> dict[str, 
     return {"ok": True, "expires_in": SESSION_SECONDS}
 
 
-@api.post("/logout", summary="Log out: clears the session cookie")
+@api.post("/logout", summary="Log out: ends the session on the server and clears the cookie")
 async def logout(request: Request, response: Response) -> dict[str, Any]:
-    settings = get_services(request).settings
+    services = get_services(request)
+    settings = services.settings
+    cookie = request.cookies.get(ADMIN_COOKIE)
+    if cookie is not None and session_cookie_valid(settings, cookie):
+        async with services.db.sessions() as s, s.begin():
+            await s.execute(delete(AdminSession).where(AdminSession.id == _session_key(cookie)))
     response.delete_cookie(
         ADMIN_COOKIE,
         path="/",
@@ -588,30 +611,30 @@ def _page(request: Request, name: str, status: int = 200, **context: Any) -> HTM
     return templates.TemplateResponse(request, name, context, status_code=status)
 
 
-def _guard_page(request: Request) -> HTMLResponse | None:
+async def _guard_page(request: Request) -> HTMLResponse | None:
     """The login form (401) or the 'disabled' notice (404) instead of any admin content."""
     settings = get_services(request).settings
     if not settings.admin_token:
         return _page(request, "admin/disabled.html", status=404)
-    if not is_admin(request):
+    if not await is_admin(request):
         return _page(request, "admin/login.html", status=401, next_path=request.url.path)
     return None
 
 
 @pages.get("/admin", response_class=HTMLResponse)
 async def admin_home(request: Request) -> HTMLResponse:
-    return _guard_page(request) or _page(request, "admin/index.html", games=sorted(ENGINES))
+    return await _guard_page(request) or _page(request, "admin/index.html", games=sorted(ENGINES))
 
 
 @pages.get("/admin/rooms/{room_id}", response_class=HTMLResponse)
 async def admin_room_page(request: Request, room_id: str) -> HTMLResponse:
-    return _guard_page(request) or _page(request, "admin/room.html", room_id=room_id)
+    return await _guard_page(request) or _page(request, "admin/room.html", room_id=room_id)
 
 
 @pages.get("/admin/games/{game_id}", response_class=HTMLResponse)
 async def admin_game_page(request: Request, game_id: int) -> HTMLResponse:
     log_filter = game_filter(get_services(request).settings.json_logs, game_id)
-    return _guard_page(request) or _page(request, "admin/game.html", game_id=game_id, log_filter=log_filter)
+    return await _guard_page(request) or _page(request, "admin/game.html", game_id=game_id, log_filter=log_filter)
 
 
 router.include_router(pages)

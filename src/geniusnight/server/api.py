@@ -7,7 +7,7 @@ from typing import Any
 from fastapi import APIRouter, Request, Response, UploadFile
 from pydantic import BaseModel, Field
 
-from ..db import Game, Member, Room
+from ..db import Member, Room
 from ..engines import ENGINES
 from .deps import RoomServiceDep, ServicesDep, cookie_name, seat_token
 from .edge import SeatNumber
@@ -118,33 +118,24 @@ async def join_room(
     svc: RoomServiceDep,
     services: ServicesDep,
 ) -> Joined:
-    room = await svc.room_by_invite(invite)
+    room_id = (await svc.room_by_invite(invite)).id
     # a token for this room (cookie or bearer) brings its owner back to the same seat
-    member, new_token = await svc.join(room, body.name, seat_token(request, room.id))
-    await svc.s.commit()
+    room, member, new_token = await svc.join(invite, body.name, seat_token(request, room_id))
+    seat = await svc.seat_of(room, member)
     if new_token is not None:
         _set_cookie(request, response, room.id, new_token)
         await services.publish_room(room.id)
-    return Joined(room_id=room.id, token=new_token, seat=member.seat, member_id=member.id)
+    return Joined(room_id=room.id, token=new_token, seat=seat, member_id=member.id)
 
 
 @router.get("/rooms/{room_id}", summary="The room: seats, status, game")
 async def get_room(room_id: str, request: Request, svc: RoomServiceDep, services: ServicesDep) -> dict[str, Any]:
     room, member = await _caller(svc, request, room_id)
     snap = await svc.snapshot(room, services.hub.online_members(room_id))
-    snap["you"] = _you(room, member)
-    return snap
-
-
-def _you(room: Room, member: Member | None) -> dict[str, Any] | None:
+    snap["you"] = await svc.you(room, member) if member is not None else None
     if member is None:
-        return None
-    return {
-        "member_id": member.id,
-        "name": member.name,
-        "seat": member.seat,
-        "host": member.id == room.host_member_id,
-    }
+        del snap["invite_path"]  # the invite lets anyone join: only members see it
+    return snap
 
 
 @router.patch("/rooms/{room_id}", summary="Host: change options or time limits")
@@ -182,10 +173,9 @@ async def add_bot(
     services: ServicesDep,
     body: AddBot | None = None,
 ) -> dict[str, Any]:
-    room = await _host(svc, request, room_id)
+    await _host(svc, request, room_id)
     body = body or AddBot()
-    member = await svc.add_bot(room, body.bot, body.name)
-    await svc.s.commit()
+    member = await svc.add_bot(room_id, body.bot, body.name)
     await services.publish_room(room_id)
     return {"seat": member.seat, "name": member.name, "bot": member.bot}
 
@@ -194,15 +184,12 @@ async def add_bot(
 async def kick(
     room_id: str, seat: SeatNumber, request: Request, svc: RoomServiceDep, services: ServicesDep
 ) -> dict[str, Any]:
-    room = await _host(svc, request, room_id)
-    target = await svc.kick(room, seat)
-    await svc.s.commit()
+    await _host(svc, request, room_id)
+    room, target = await svc.kick(room_id, seat)
+    # every process's cached game and connections learn who holds which seat now
+    await services.publish_seats(room_id, room.current_game_id)
     if room.current_game_id is not None and room.status == "playing":
-        game = await svc.s.get(Game, room.current_game_id)
-        live = services.games.live.get(room.current_game_id)
-        if live is not None and game is not None:
-            live.seats = list(game.seats)
-            services.driver.schedule(live)
+        services.driver.schedule(await services.games.get(room.current_game_id))
     await services.bus.publish(
         {
             "kind": "kicked",
@@ -222,6 +209,7 @@ async def pass_host(
     room = await _host(svc, request, room_id)
     await svc.pass_host(room, body.seat)
     await svc.s.commit()
+    await services.publish_seats(room_id, None)
     await services.publish_room(room_id)
     return {"host_seat": body.seat}
 
@@ -232,6 +220,7 @@ async def _begin(room_id: str, request: Request, svc: RoomService, services: Any
     await svc.s.commit()
     live = services.games.adopt(game)
     await services.games.start_clock(live)
+    await services.publish_seats(room_id, None)  # each connection learns its seat in the new game
     await services.publish_room(room_id)
     await services.publish_state(live)
     services.driver.schedule(live)
@@ -279,4 +268,4 @@ async def my_view(room_id: str, request: Request, svc: RoomServiceDep, services:
     if room.current_game_id is None:
         raise ApiError(409, "no_game", "No game has started in this room.")
     live = await services.games.get(room.current_game_id)
-    return {"game_id": live.id, "seq": live.seq, "view": live.view(member.seat)}
+    return {"game_id": live.id, "seq": live.seq, "view": live.view(live.seat_of(member.id))}

@@ -30,6 +30,7 @@ from .edge import BadInput, EdgeMiddleware, http_error, validation_error
 from .games import CacheLimits, GameService, LiveGame
 from .limits import SocketCount, WindowLimit
 from .ops import MetricsListener
+from .origin import OriginGuard
 from .realtime import RECONNECT_FRAME, Bus, Hub, RedisBus
 from .rooms import ApiError, RoomService
 
@@ -96,6 +97,20 @@ class Services:
             log.error("draining: %d moves still in flight after %.0f s", self.games.in_flight, timeout)
         log.info("drained")
 
+    async def identities(self, room_id: str) -> dict[int, dict[str, Any]]:
+        async with self.db.sessions() as s:
+            svc = RoomService(s, self.settings.secret_key)
+            try:
+                room = await svc.room(room_id)
+            except ApiError:
+                return {}
+            return await svc.identities(room)
+
+    async def publish_seats(self, room_id: str, game_id: int | None) -> None:
+        """Who holds which seat changed: every process reloads ``game_id`` if it caches it,
+        and tells each connection of the room its member's seat and host role."""
+        await self.bus.publish({"kind": "seats", "room": room_id, "game": game_id})
+
     async def publish_room(self, room_id: str) -> None:
         await self.bus.publish({"kind": "room", "room": room_id})
 
@@ -149,6 +164,7 @@ def build_services(settings: Settings, clock: Clock | None = None) -> Services:
         sockets=SocketCount(settings.ws_per_address, settings.ws_total),
     )
     hub.room_snapshot = services.room_snapshot
+    hub.identities = services.identities
     games.on_commit.append(services.publish_state)
     games.on_commit.append(driver.on_commit)
     return services
@@ -196,6 +212,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         lifespan=lifespan,
     )
     app.state.services = services
+    app.add_middleware(OriginGuard, settings=settings)
 
     @app.exception_handler(ApiError)
     async def _api_error(_request: Request, exc: ApiError) -> JSONResponse:

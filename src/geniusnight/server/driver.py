@@ -100,13 +100,16 @@ class Driver:
             metrics.BOT_THINK_SECONDS.labels(live.engine.info.id).observe(time.perf_counter() - started)
             if action is None:
                 continue  # this bot waits (e.g. lets the race run)
-            outcome = await self.games.submit(game_id, seat, action, ref=f"bot-{seq}-{seat}")
+            # checked against the state it was chosen on: if the game moved on meanwhile (a
+            # timeout, another seat's move), the move that moved it scheduled a new turn,
+            # and the bot thinks again there
+            outcome = await self.games.submit(game_id, seat, action, ref=f"bot-{seq}-{seat}", at_seq=seq)
             if not outcome.ok and outcome.code != "conflict":
                 where = fields(live.room_id, game_id, seq, seat)
                 log.error("bot %s made an illegal move: %s", bot, outcome.message, extra=where)
                 fallback = self.random_action(live, seat, seq)
                 if fallback is not None:
-                    await self.games.submit(game_id, seat, fallback, ref=f"bot-{seq}-{seat}-fb")
+                    await self.games.submit(game_id, seat, fallback, ref=f"bot-{seq}-{seat}-fb", at_seq=seq)
             return  # the committed move schedules the next bot turn
 
     def choose(self, live: LiveGame, seat: int, bot: str) -> dict[str, Any] | None:

@@ -14,7 +14,7 @@ import json
 import logging
 import time
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -22,10 +22,11 @@ from typing import Any
 from sqlalchemy import Table, bindparam, insert, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.sql.dml import Update
 
 from ..clock import Clock, SystemClock
-from ..db import Database, Game, Move, RefusedAction, Room
+from ..db import Database, Game, GameSeat, Move, RefusedAction, Room
 from ..engines import Engine, IllegalAction, get_engine
 from ..logs import fields
 from . import metrics
@@ -50,8 +51,12 @@ class LiveGame:
     seats: list[dict[str, Any]]
     time_limits: dict[str, Any]
     state: Any
+    # member id -> the seat that member holds (GameSeat); a seat nobody holds is a bot's
+    holders: dict[int, int] = field(default_factory=dict)
     seq: int = 0
-    refs: dict[tuple[int | None, str], int] = field(default_factory=dict)
+    # (sender member id, seat, ref) -> seq: a ref is unique per sender, and the server's own
+    # moves (bots, timeouts) have no member, so no client can take a ref the server uses
+    refs: dict[tuple[int | None, int | None, str], int] = field(default_factory=dict)
     deadline_at: datetime | None = None
     deadline_seq: int | None = None
     closed: bool = False  # its room was closed: the log stays, nobody plays on
@@ -69,6 +74,10 @@ class LiveGame:
 
     def bot_seats(self) -> dict[int, str]:
         return {i: s["bot"] for i, s in enumerate(self.seats) if s.get("bot")}
+
+    def seat_of(self, member_id: int | None) -> int | None:
+        """The seat ``member_id`` holds in this game, or None (a spectator, or kicked)."""
+        return None if member_id is None else self.holders.get(member_id)
 
     def view(self, seat: int | None) -> dict[str, Any]:
         return self.engine.view(self.state, seat)
@@ -208,16 +217,19 @@ class GameService:
             if game is None:
                 raise KeyError(f"no game {game_id}")
             room = await s.get(Room, game.room_id)
-            live = self._live_from(game, closed=room is not None and room.status == "closed")
+            closed = room is not None and room.status == "closed"
+            live = self._live_from(game, await _holders(s, game_id), closed=closed)
         await self._replay_new_moves(live)
         return live
 
     def adopt(self, game: Game) -> LiveGame:
         """A game this process has just created and committed: cache it as it is, without
-        reading it back (it has no moves yet)."""
+        reading it back (it has no moves yet, and each seat is held by the member its
+        roster names)."""
         live = self.live.get(game.id)
         if live is None:
-            live = self._live_from(game, closed=False)
+            holders = {s["member_id"]: i for i, s in enumerate(game.seats) if s.get("member_id") is not None}
+            live = self._live_from(game, holders, closed=False)
             self._cache(live)
             log.info(
                 "game started: %s, %d players",
@@ -227,8 +239,19 @@ class GameService:
             )
         return live
 
+    async def reload_seats(self, game_id: int) -> None:
+        """A cached game learns again who holds and who plays its seats (after a kick)."""
+        live = self.live.get(game_id)
+        if live is None:
+            return
+        async with live.lock, self.db.sessions() as s:
+            game = await s.get(Game, game_id)
+            if game is not None:
+                live.seats = list(game.seats)
+                live.holders = await _holders(s, game_id)
+
     @staticmethod
-    def _live_from(game: Game, closed: bool) -> LiveGame:
+    def _live_from(game: Game, holders: dict[int, int], closed: bool) -> LiveGame:
         engine = get_engine(game.engine)
         return LiveGame(
             id=game.id,
@@ -240,6 +263,7 @@ class GameService:
             seats=list(game.seats),
             time_limits=dict(game.time_limits or {}),
             state=engine.setup(game.players, game.options, game.seed),
+            holders=holders,
             deadline_at=_aware(game.deadline_at),
             deadline_seq=game.deadline_seq,
             closed=closed,
@@ -259,7 +283,7 @@ class GameService:
             live.state = live.engine.apply(live.state, move.seat, move.action)
             live.seq = move.seq
             if move.ref:
-                live.refs[(move.seat, move.ref)] = move.seq
+                live.refs[(move.member_id, move.seat, move.ref)] = move.seq
         if game is not None:
             live.seats = list(game.seats)
             live.deadline_at = _aware(game.deadline_at)
@@ -294,10 +318,22 @@ class GameService:
 
     # --- the pipeline ----------------------------------------------------------------
 
-    async def submit(self, game_id: int, seat: int | None, action: Any, ref: str | None = None) -> Outcome:
+    async def submit(
+        self, game_id: int, seat: int | None, action: Any, ref: str | None = None, *, at_seq: int | None = None
+    ) -> Outcome:
+        """The server's own move for ``seat`` (a bot's; None: the system's). With ``at_seq``
+        it is refused as a ``conflict`` if the game has moved on past that seq."""
+        return await self._counted(self._submit(game_id, None, seat, action, ref, at_seq))
+
+    async def submit_for(self, game_id: int, member_id: int, action: Any, ref: str | None = None) -> Outcome:
+        """A member's move, at the seat the member holds in this game (looked up under the
+        game's lock, so a kick that lands first takes effect first)."""
+        return await self._counted(self._submit(game_id, member_id, None, action, ref, None))
+
+    async def _counted(self, submitting: Coroutine[Any, Any, Outcome]) -> Outcome:
         self.in_flight += 1
         try:
-            return await self._submit(game_id, seat, action, ref)
+            return await submitting
         finally:
             self.in_flight -= 1
 
@@ -309,7 +345,9 @@ class GameService:
             await asyncio.sleep(0.01)
         return not self.in_flight
 
-    async def _submit(self, game_id: int, seat: int | None, action: Any, ref: str | None) -> Outcome:
+    async def _submit(
+        self, game_id: int, member_id: int | None, seat: int | None, action: Any, ref: str | None, at_seq: int | None
+    ) -> Outcome:
         received = time.perf_counter()
         live = await self.get(game_id)
         live.submitting += 1  # from here until the commit, the cache keeps this very object
@@ -318,7 +356,13 @@ class GameService:
                 for _attempt in range(5):
                     if self.multi_process:
                         await self._replay_new_moves(live)
-                    outcome = await self._try_commit(live, seat, action, ref)
+                    if member_id is not None:
+                        seat = live.seat_of(member_id)
+                        if seat is None:
+                            return Outcome(False, live.seq, "spectator", "You hold no seat in this game.")
+                        if live.seats[seat].get("bot"):
+                            return Outcome(False, live.seq, "bot_plays", "A bot plays this seat now.")
+                    outcome = await self._try_commit(live, member_id, seat, action, ref, at_seq)
                     if outcome is not None:
                         break
                     # another process committed this seq first: reload, re-validate, retry
@@ -343,9 +387,14 @@ class GameService:
                 log.info("game over: %s", live.engine.outcome(live.state), extra=where)
         return outcome
 
-    async def _try_commit(self, live: LiveGame, seat: int | None, action: Any, ref: str | None) -> Outcome | None:
-        if ref is not None and (seat, ref) in live.refs:
-            return Outcome(True, live.refs[(seat, ref)], duplicate=True)
+    async def _try_commit(
+        self, live: LiveGame, member_id: int | None, seat: int | None, action: Any, ref: str | None, at_seq: int | None
+    ) -> Outcome | None:
+        key = (member_id, seat, ref) if ref is not None else None
+        if key is not None and key in live.refs:
+            return Outcome(True, live.refs[key], duplicate=True)
+        if at_seq is not None and live.seq != at_seq:
+            return Outcome(False, live.seq, "conflict", "The game moved on; try again.")
         if live.over:
             return await self._refuse(live, seat, action, "game_over", "The game is over.")
         if live.closed:
@@ -375,7 +424,15 @@ class GameService:
         if result is not None:
             values.update(result=result, finished_at=now)
         write = PendingWrite(
-            move={"game_id": live.id, "seq": seq, "seat": seat, "action": action, "ref": ref, "created_at": now},
+            move={
+                "game_id": live.id,
+                "seq": seq,
+                "seat": seat,
+                "member_id": member_id,
+                "action": action,
+                "ref": ref,
+                "created_at": now,
+            },
             game_id=live.id,
             game_values=values,
             room_id=live.room_id if result is not None else None,
@@ -391,8 +448,8 @@ class GameService:
         live.state = new_state
         live.seq = seq
         live.deadline_at, live.deadline_seq = deadline_at, deadline_seq
-        if ref is not None:
-            live.refs[(seat, ref)] = seq
+        if key is not None:
+            live.refs[key] = seq
         return Outcome(True, seq)
 
     def _next_deadline(
@@ -538,6 +595,13 @@ def _settle(item: PendingWrite, error: BaseException | None) -> None:
         item.done.set_result(None)
     else:
         item.done.set_exception(error)
+
+
+async def _holders(s: AsyncSession, game_id: int) -> dict[int, int]:
+    rows = await s.execute(
+        select(GameSeat.member_id, GameSeat.seat).where(GameSeat.game_id == game_id, GameSeat.member_id.is_not(None))
+    )
+    return {member_id: seat for member_id, seat in rows.all() if member_id is not None}
 
 
 def _aware(dt: datetime | None) -> datetime | None:

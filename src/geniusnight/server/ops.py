@@ -62,7 +62,7 @@ async def metrics_route(request: Request) -> Response:
     services = get_services(request)
     if services.settings.metrics_address:
         raise ApiError(404, "metrics_elsewhere", "Metrics are served on GENIUSNIGHT_METRICS_ADDRESS.")
-    require_admin(request)
+    await require_admin(request)
     return Response(await metrics.render(services), media_type=metrics.CONTENT_TYPE_LATEST)
 
 

@@ -1,9 +1,10 @@
 """Connections, per-seat fan-out, and the event bus between processes.
 
 Every ``state`` frame a connection gets is sent from here, as ``LiveGame.state_text`` encodes
-it from the engine's view of its seat and nothing else. With Redis configured, events travel
-through pub/sub so that any process can serve any room; a subscriber that missed a message
-sees the ``seq`` jump and replays the missing moves from the database.
+it from the engine's view of the seat its member holds in that game (``LiveGame.seat_of``) and
+nothing else. With Redis configured, events travel through pub/sub so that any process can
+serve any room; a subscriber that missed a message sees the ``seq`` jump and replays the
+missing moves from the database.
 """
 
 from __future__ import annotations
@@ -65,9 +66,9 @@ class Connection:
     ws: WebSocket
     room_id: str
     member_id: int | None
-    seat: int | None
+    seat: int | None  # the member's seat as last told to the client (``you``); views go by the game's holders
     name: str
-    host: bool = False  # the room's host when the connection was admitted
+    host: bool = False  # the room's host as last told to the client
     last_seq: dict[int, int] = field(default_factory=dict)  # game id -> last seq sent
     closed: bool = False  # no more frames are taken; the socket closes once the backlog is out
     backlog: deque[str] = field(default_factory=deque)
@@ -159,6 +160,8 @@ class Hub:
         self.remote_online: dict[str, set[int]] = {}
         # builds the public room snapshot for ``room`` frames (set by the app)
         self.room_snapshot: Callable[[str], Awaitable[dict[str, Any] | None]] | None = None
+        # ``you`` of every person in a room, by member id, from the database (set by the app)
+        self.identities: Callable[[str], Awaitable[dict[int, dict[str, Any]]]] | None = None
 
     def add(self, conn: Connection) -> None:
         self.rooms.setdefault(conn.room_id, set()).add(conn)
@@ -182,7 +185,7 @@ class Hub:
 
     def send_state(self, conn: Connection, live: LiveGame) -> None:
         conn.last_seq[live.id] = live.seq
-        conn.send_text(live.state_text(conn.seat))
+        conn.send_text(live.state_text(live.seat_of(conn.member_id)))
 
     def fan_out_state(self, live: LiveGame) -> None:
         """Each connection gets its own seat's view (encoded once per seat, see state_text)."""
@@ -190,7 +193,7 @@ class Hub:
             if conn.last_seq.get(live.id, -1) >= live.seq:
                 continue
             conn.last_seq[live.id] = live.seq
-            conn.send_text(live.state_text(conn.seat))
+            conn.send_text(live.state_text(live.seat_of(conn.member_id)))
 
     def fan_out(self, room_id: str, payload: dict[str, Any]) -> None:
         text = json.dumps(payload, separators=(",", ":"))
@@ -201,6 +204,8 @@ class Hub:
         """Deliver one bus event to this process's connections."""
         kind = event.get("kind")
         room_id = event["room"]
+        if kind == "seats" and event.get("game") is not None:
+            await self.games.reload_seats(event["game"])  # cached here even with nobody connected
         if room_id not in self.rooms:
             return
         if kind == "state":
@@ -215,6 +220,16 @@ class Hub:
                     self.fan_out(room_id, {"type": "room", "room": snap})
         elif kind == "chat":
             self.fan_out(room_id, {"type": "chat", **event["chat"]})
+        elif kind == "seats" and self.identities is not None:
+            # seats or the host changed: each connection is told who its member is now
+            people = await self.identities(room_id)
+            for conn in list(self.rooms.get(room_id, ())):
+                you = people.get(conn.member_id) if conn.member_id is not None else None
+                if you is None:
+                    continue  # kicked: the "kicked" frame closes it
+                if (you["seat"], you["host"]) != (conn.seat, conn.host):
+                    conn.seat, conn.host = you["seat"], you["host"]
+                    conn.send_json({"type": "you", "you": you})
         elif kind in ("kicked", "closed"):
             # a kicked member's connections, or everyone's when the room is closed
             for conn in list(self.rooms.get(room_id, ())):

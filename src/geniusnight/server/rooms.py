@@ -1,4 +1,9 @@
-"""Rooms, seats and the host's powers: the service layer behind the HTTP routes."""
+"""Rooms, seats and the host's powers: the service layer behind the HTTP routes.
+
+A seat belongs to one member. In the lobby that is ``Member.seat`` (seats 0..n-1, unique per
+room); once a game starts, its :class:`GameSeat` rows say who holds which of its seats.
+Every seat number a request names is resolved through these, never through a number a
+client or a connection remembers."""
 
 from __future__ import annotations
 
@@ -6,13 +11,15 @@ import codecs
 import hashlib
 import hmac
 import secrets
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from ..db import ChatMessage, Game, Member, Room
+from ..db import ChatMessage, Game, GameSeat, Member, Room
 from ..engines import ENGINES, Engine, IllegalAction, get_engine
 from .edge import FORBIDDEN_TEXT, BadInput, check_value, strict_json
 
@@ -21,6 +28,9 @@ CHAT_MAX = 300
 ROOM_ID_BYTES = 9  # 72 bits: room ids are not secrets, only hard to stumble on
 INVITE_BYTES = 16  # 128 bits (docs/product.md asks for at least 96)
 SEAT_TOKEN_BYTES = 24  # 192 bits (at least 128)
+SEATING_TRIES = 8  # a change of seats that lost a race to another one is tried again this often
+
+T = TypeVar("T")
 
 
 class ApiError(Exception):
@@ -112,6 +122,89 @@ class RoomService:
         if member is None or member.room_id != room_id or member.kicked:
             return None
         return member
+
+    async def seat_of(self, room: Room, member: Member) -> int | None:
+        """The member's seat now: in the room's current game once one started, else in the lobby."""
+        if member.kicked:
+            return None
+        if room.status == "lobby" or room.current_game_id is None:
+            return member.seat
+        return await self.s.scalar(
+            select(GameSeat.seat).where(GameSeat.game_id == room.current_game_id, GameSeat.member_id == member.id)
+        )
+
+    async def you(self, room: Room, member: Member) -> dict[str, Any]:
+        """Who the member is in the room (the ``you`` of the API and the websocket)."""
+        return {
+            "member_id": member.id,
+            "name": member.name,
+            "seat": await self.seat_of(room, member),
+            "host": member.id == room.host_member_id,
+        }
+
+    async def identities(self, room: Room) -> dict[int, dict[str, Any]]:
+        """``you`` for every person in the room, by member id, in two queries."""
+        people = list(
+            (
+                await self.s.execute(
+                    select(Member).where(Member.room_id == room.id, Member.kicked.is_(False), Member.bot.is_(None))
+                )
+            ).scalars()
+        )
+        if room.status == "lobby" or room.current_game_id is None:
+            seats: dict[int, int | None] = {m.id: m.seat for m in people}
+        else:
+            rows = await self.s.execute(
+                select(GameSeat.member_id, GameSeat.seat).where(GameSeat.game_id == room.current_game_id)
+            )
+            seats = {member_id: seat for member_id, seat in rows.all() if member_id is not None}
+        return {
+            m.id: {"member_id": m.id, "name": m.name, "seat": seats.get(m.id), "host": m.id == room.host_member_id}
+            for m in people
+        }
+
+    async def holder(self, room: Room, seat: int) -> Member | None:
+        """The member who holds ``seat``: of the current game once one started, else of the lobby."""
+        if room.status == "lobby" or room.current_game_id is None:
+            stmt = select(Member).where(Member.room_id == room.id, Member.seat == seat)
+        else:
+            stmt = (
+                select(Member)
+                .join(GameSeat, GameSeat.member_id == Member.id)
+                .where(GameSeat.game_id == room.current_game_id, GameSeat.seat == seat)
+            )
+        member = (await self.s.execute(stmt.where(Member.kicked.is_(False)))).scalar_one_or_none()
+        return member
+
+    async def seating(self, room_id: str, change: Callable[[Room], Awaitable[T]]) -> tuple[Room, T]:
+        """Run a change of seats and commit it. The unique seat indexes make one of two
+        changes racing for a seat fail; the loser starts again from what the winner left."""
+        for _ in range(SEATING_TRIES):
+            room = await self.room(room_id)
+            try:
+                out = await change(room)
+                await self.s.commit()
+                return room, out
+            except IntegrityError:
+                await self.s.rollback()
+            except OperationalError as e:  # SQLite: another process wrote since we read
+                await self.s.rollback()
+                if "locked" not in str(e.orig):
+                    raise
+        raise ApiError(409, "seats_busy", "Many seats changed at once; please try again.")
+
+    async def _renumber(self, members: list[Member]) -> None:
+        """Give ``members`` the seats 0..n-1 in this order: first none, then the new ones,
+        since the unique (room, seat) index refuses a member moving onto a seat another
+        still holds."""
+        if all(m.seat == i for i, m in enumerate(members)):
+            return
+        for m in members:
+            m.seat = None
+        await self.s.flush()
+        for i, m in enumerate(members):
+            m.seat = i
+        await self.s.flush()
 
     async def seated(self, room_id: str) -> list[Member]:
         rows = await self.s.execute(
@@ -210,26 +303,32 @@ class RoomService:
             raise ApiError(404, "bad_invite", "This invite link is not valid (or the room was closed).")
         return room
 
-    async def join(self, room: Room, name: Any, token: str | None) -> tuple[Member, str | None]:
-        """Seat a newcomer if the lobby has room, else make them a spectator. A known token
-        comes back to its own seat (a reload, a new tab)."""
-        existing = await self.member_by_token(room.id, token)
+    async def join(self, invite: str, name: Any, token: str | None) -> tuple[Room, Member, str | None]:
+        """Seat a newcomer if the lobby has room, else make them a spectator, and commit. A
+        known token comes back to its own seat (a reload, a new tab)."""
+        room_id = (await self.room_by_invite(invite)).id
+        existing = await self.member_by_token(room_id, token)
         if existing is not None:
-            return existing, None
+            return await self.room(room_id), existing, None
         name = clean_name(name)
-        members = await self.s.scalar(
-            select(func.count()).select_from(Member).where(Member.room_id == room.id, Member.kicked.is_(False))
-        )
-        if (members or 0) >= self.max_members:
-            raise ApiError(409, "room_crowded", f"This room already holds {self.max_members} people.")
-        seated = await self.seated(room.id)
-        _, hi = get_engine(room.game).player_range(room.options)
-        seat = len(seated) if room.status == "lobby" and len(seated) < hi else None
-        new_token, token_hash = self._new_token()
-        member = Member(room_id=room.id, name=name, token_hash=token_hash, seat=seat)
-        self.s.add(member)
-        await self.s.flush()
-        return member, new_token
+
+        async def seat_newcomer(room: Room) -> tuple[Member, str]:
+            members = await self.s.scalar(
+                select(func.count()).select_from(Member).where(Member.room_id == room.id, Member.kicked.is_(False))
+            )
+            if (members or 0) >= self.max_members:
+                raise ApiError(409, "room_crowded", f"This room already holds {self.max_members} people.")
+            seated = await self.seated(room.id)
+            _, hi = get_engine(room.game).player_range(room.options)
+            seat = len(seated) if room.status == "lobby" and len(seated) < hi else None
+            new_token, token_hash = self._new_token()
+            member = Member(room_id=room.id, name=name, token_hash=token_hash, seat=seat)
+            self.s.add(member)
+            await self.s.flush()
+            return member, new_token
+
+        room, (member, new_token) = await self.seating(room_id, seat_newcomer)
+        return room, member, new_token
 
     # --- host powers ---------------------------------------------------------------------
 
@@ -279,54 +378,64 @@ class RoomService:
         except (ValueError, UnicodeDecodeError) as e:
             raise ApiError(422, "bad_file", f"That file could not be read: {e}") from None
 
-    async def add_bot(self, room: Room, bot: str | None, name: Any = None) -> Member:
-        self.require_lobby(room)
-        engine = get_engine(room.game)
-        bots = {b.id: b for b in engine.info.bots}
-        bot_id = bot or engine.info.bots[-1].id  # the strongest is listed last
-        if bot_id not in bots:
-            raise ApiError(422, "unknown_bot", f"Unknown bot {bot_id!r}; choose from {sorted(bots)}.")
-        seated = await self.seated(room.id)
-        _, hi = engine.player_range(room.options)
-        if len(seated) >= hi:
-            raise ApiError(409, "room_full", "Every seat is taken.")
-        taken = {m.name for m in seated}
-        label = clean_name(name) if name else _bot_name(bots[bot_id].label, taken)
-        member = Member(room_id=room.id, name=label, seat=len(seated), bot=bot_id)
-        self.s.add(member)
-        await self.s.flush()
-        return member
+    async def add_bot(self, room_id: str, bot: str | None, name: Any = None) -> Member:
+        """A bot in the next free lobby seat (committed)."""
 
-    async def kick(self, room: Room, seat: int) -> Member:
-        """In the lobby the seat is freed; in a running game a bot takes it over."""
-        seated = await self.seated(room.id)
-        target = next((m for m in seated if m.seat == seat), None)
-        if target is None:
-            raise ApiError(404, "no_seat", f"Seat {seat} is empty.")
-        if target.id == room.host_member_id:
-            raise ApiError(409, "kick_host", "The host can't kick themselves; pass the host role first.")
-        if room.status == "lobby":
+        async def seat_bot(room: Room) -> Member:
+            self.require_lobby(room)
+            engine = get_engine(room.game)
+            bots = {b.id: b for b in engine.info.bots}
+            bot_id = bot or engine.info.bots[-1].id  # the strongest is listed last
+            if bot_id not in bots:
+                raise ApiError(422, "unknown_bot", f"Unknown bot {bot_id!r}; choose from {sorted(bots)}.")
+            seated = await self.seated(room.id)
+            _, hi = engine.player_range(room.options)
+            if len(seated) >= hi:
+                raise ApiError(409, "room_full", "Every seat is taken.")
+            taken = {m.name for m in seated}
+            label = clean_name(name) if name else _bot_name(bots[bot_id].label, taken)
+            member = Member(room_id=room.id, name=label, seat=len(seated), bot=bot_id)
+            self.s.add(member)
+            await self.s.flush()
+            return member
+
+        return (await self.seating(room_id, seat_bot))[1]
+
+    async def kick(self, room_id: str, seat: int) -> tuple[Room, Member]:
+        """The member holding ``seat`` leaves the room (committed). In the lobby the later
+        seats move up; in a running game a bot takes the seat over and nobody holds it."""
+
+        async def remove(room: Room) -> Member:
+            target = await self.holder(room, seat)
+            if target is None:
+                raise ApiError(404, "no_seat", f"Seat {seat} is empty.")
+            if target.id == room.host_member_id:
+                raise ApiError(409, "kick_host", "The host can't kick themselves; pass the host role first.")
             target.kicked = True
+            target.token_hash = None
             target.seat = None
-            target.token_hash = None
-            for m in seated:
-                if m.seat is not None and m.seat > seat:
-                    m.seat -= 1
-        else:
-            target.kicked = True
-            target.token_hash = None
-            game = await self.s.get(Game, room.current_game_id)
-            if game is not None and game.finished_at is None:
-                seats = [dict(s) for s in game.seats]
-                engine = get_engine(game.engine)
-                seats[seat]["bot"] = engine.info.bots[-1].id
-                seats[seat]["name"] = f"{seats[seat]['name']} (bot)"
-                game.seats = seats
-        return target
+            await self.s.flush()
+            await self._renumber([m for m in await self.seated(room.id)])
+            if room.status == "playing" and room.current_game_id is not None:
+                game = await self.s.get(Game, room.current_game_id)
+                if game is not None and game.finished_at is None:
+                    await self._bot_takes_over(game, seat)
+            return target
+
+        return await self.seating(room_id, remove)
+
+    async def _bot_takes_over(self, game: Game, seat: int) -> None:
+        held = (
+            await self.s.execute(select(GameSeat).where(GameSeat.game_id == game.id, GameSeat.seat == seat))
+        ).scalar_one()
+        held.member_id = None
+        seats = [dict(s) for s in game.seats]
+        seats[seat]["bot"] = get_engine(game.engine).info.bots[-1].id
+        seats[seat]["name"] = f"{seats[seat]['name']} (bot)"
+        game.seats = seats
 
     async def pass_host(self, room: Room, seat: int) -> None:
-        seated = await self.seated(room.id)
-        target = next((m for m in seated if m.seat == seat), None)
+        target = await self.holder(room, seat)
         if target is None or target.bot is not None:
             raise ApiError(422, "bad_seat", "The host role goes to a seated person.")
         room.host_member_id = target.id
@@ -341,8 +450,10 @@ class RoomService:
         return await self._new_game(room)
 
     async def _new_game(self, room: Room) -> Game:
+        """A game for the lobby seats, each member at their seat (seats 0..n-1)."""
         engine = get_engine(room.game)
         seated = await self.seated(room.id)
+        await self._renumber(seated)
         lo, hi = engine.player_range(room.options)
         if not lo <= len(seated) <= hi:
             raise ApiError(
@@ -362,6 +473,8 @@ class RoomService:
         )
         self.s.add(game)
         await self.s.flush()
+        self.s.add_all(GameSeat(game_id=game.id, seat=m.seat, member_id=m.id) for m in seated)
+        await self.s.flush()
         room.current_game_id = game.id
         room.status = "playing"
         room.updated_at = datetime.now(UTC)
@@ -372,7 +485,7 @@ class RoomService:
             room_id=room.id,
             member_id=member.id,
             name=member.name,
-            seat=member.seat,
+            seat=await self.seat_of(room, member),
             text=clean_chat(text),
         )
         self.s.add(msg)

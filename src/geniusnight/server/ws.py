@@ -18,6 +18,7 @@ from ..logs import fields
 from .app import Services
 from .deps import cookie_name
 from .edge import BadInput, strict_json
+from .origin import origin_allowed
 from .realtime import RECONNECT_FRAME, Connection, TokenBucket
 from .rooms import ApiError, RoomService, chat_json
 
@@ -40,6 +41,10 @@ async def room_socket(ws: WebSocket) -> None:
     keeps per connection), because a connection lives for hours and most of it idles."""
     services: Services = ws.app.state.services
     room_id: str = ws.path_params["room_id"]
+    origin = ws.headers.get("origin")
+    if origin is not None and not origin_allowed(services.settings, origin, ws.headers.get("host")):
+        await ws.close(code=4403)  # before the handshake: the browser sees 403
+        return
     address = ws.client.host if ws.client else ""
     refused = services.sockets.open(address)
     await ws.accept()
@@ -110,7 +115,7 @@ async def _admit(ws: WebSocket, services: Services, room_id: str) -> Connection 
             ws=ws,
             room_id=room_id,
             member_id=member.id,
-            seat=member.seat,
+            seat=await svc.seat_of(room, member),
             name=member.name,
             host=member.id == room.host_member_id,
         )
@@ -238,7 +243,8 @@ async def _act(services: Services, conn: Connection, frame: dict[str, Any]) -> N
     if action.get("type") == "timeout":
         conn.send_json(error(ref, "system_only", "Only the server applies timeouts."))
         return
-    outcome = await services.games.submit(snap_game, conn.seat, action, ref)
+    assert conn.member_id is not None
+    outcome = await services.games.submit_for(snap_game, conn.member_id, action, ref)
     if outcome.ok:
         conn.send_json({"type": "ack", "ref": ref, "seq": outcome.seq, "duplicate": outcome.duplicate})
     else:

@@ -1,0 +1,46 @@
+"""The app served by uvicorn inside the test's own event loop: real HTTP and websockets,
+with the process's services at hand for looking into the database."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import uvicorn
+
+from support import TOY, free_port
+
+
+@dataclass
+class Served:
+    app: Any
+    base: str
+    ws_base: str
+
+    @property
+    def services(self) -> Any:
+        return self.app.state.services
+
+
+@asynccontextmanager
+async def serve(db_url: str, **settings: Any) -> AsyncIterator[Served]:
+    from geniusnight.server.app import create_app
+    from geniusnight.settings import Settings
+
+    values: dict[str, Any] = {"extra_engines": [TOY], "bot_delay_ms": 0, "admin_token": "a" * 32, **settings}
+    app = create_app(Settings(env="test", database_url=db_url, **values))
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on"))
+    task = asyncio.create_task(server.serve())
+    while not server.started:
+        if task.done():
+            task.result()
+        await asyncio.sleep(0.01)
+    try:
+        yield Served(app, f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}")
+    finally:
+        server.should_exit = True
+        await task

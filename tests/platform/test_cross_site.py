@@ -1,0 +1,97 @@
+"""The room's invite is for members; what a cookie authenticates must come from the site's
+own pages; a logged-out admin cookie is dead (docs/protocol.md, "Identity")."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import httpx
+import pytest
+import websockets
+
+from geniusnight.server.admin import ADMIN_COOKIE
+from geniusnight.server.origin import origin_allowed
+from geniusnight.settings import Settings
+from inprocess import serve
+
+EVIL = "http://evil.testserver"
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+async def create(client: httpx.AsyncClient) -> dict[str, Any]:
+    r = await client.post("/api/rooms", json={"game": "count21", "name": "Ada"})
+    assert r.status_code == 200
+    return r.json()  # type: ignore[no-any-return]
+
+
+async def test_only_members_see_the_rooms_invite(client: httpx.AsyncClient, app: Any) -> None:
+    room = await create(client)
+    path = f"/api/rooms/{room['room_id']}"
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://testserver") as stranger:
+        anonymous = (await stranger.get(path)).json()
+        assert "invite_path" not in anonymous and anonymous["you"] is None
+        member = (await stranger.get(path, headers={"Authorization": f"Bearer {room['token']}"})).json()
+    assert member["invite_path"] == "/join/" + room["invite_url"].rsplit("/", 1)[1]
+
+
+async def test_a_cookie_post_from_another_origin_is_refused_and_changes_nothing(client: httpx.AsyncClient) -> None:
+    room = await create(client)  # the client keeps the host's seat cookie
+    path = f"/api/rooms/{room['room_id']}/bots"
+    r = await client.post(path, json={}, headers={"Origin": EVIL})
+    assert r.status_code == 403 and r.json()["code"] == "bad_origin"
+    r = await client.post(path, json={}, headers={"Origin": "null"})
+    assert r.status_code == 403
+    r = await client.post(path, json={}, headers={"Origin": "", "Referer": f"{EVIL}/page"})
+    assert r.status_code == 403
+    assert len((await client.get(f"/api/rooms/{room['room_id']}")).json()["seats"]) == 1
+    assert (await client.post(path, json={})).status_code == 200  # from the site's own page
+
+
+async def test_a_script_with_a_bearer_token_needs_no_origin(app: Any) -> None:
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as script:
+        room = (await script.post("/api/rooms", json={"game": "count21", "name": "Ada"})).json()
+        script.cookies.clear()
+        r = await script.post(f"/api/rooms/{room['room_id']}/bots", json={}, headers=bearer(room["token"]))
+        assert r.status_code == 200
+
+
+def test_the_public_url_names_the_one_allowed_origin() -> None:
+    settings = Settings(env="test", public_url="https://play.example.org")
+    assert origin_allowed(settings, "https://play.example.org", "internal:8000")
+    for other in ("http://play.example.org", "https://play.example.org:8443", "https://x.play.example.org"):
+        assert not origin_allowed(settings, other, "play.example.org")
+    assert origin_allowed(Settings(env="test"), "http://127.0.0.1:8000", "127.0.0.1:8000")
+    assert not origin_allowed(Settings(env="test"), "http://127.0.0.1:8001", "127.0.0.1:8000")
+
+
+async def test_the_websocket_refuses_pages_of_other_sites(db_url: str) -> None:
+    async with serve(db_url) as srv, httpx.AsyncClient(base_url=srv.base) as c:
+        room = (await c.post("/api/rooms", json={"game": "count21", "name": "Ada"})).json()
+        url = f"{srv.ws_base}/ws/{room['room_id']}"
+        cookie = {"Cookie": f"gn_seat_{room['room_id']}={room['token']}"}
+        hello = json.dumps({"type": "hello", "token": None})
+        with pytest.raises(websockets.InvalidStatus) as refused:
+            await websockets.connect(url, origin=websockets.Origin(EVIL), additional_headers=cookie)
+        assert refused.value.response.status_code == 403
+        own = websockets.Origin(srv.base)
+        async with websockets.connect(url, origin=own, additional_headers=cookie) as ws:
+            await ws.send(hello)
+            assert json.loads(await ws.recv())["type"] == "welcome"
+        async with websockets.connect(url) as ws:  # a script with its token in the hello
+            await ws.send(json.dumps({"type": "hello", "token": room["token"]}))
+            assert json.loads(await ws.recv())["type"] == "welcome"
+
+
+async def test_the_admin_cookie_is_dead_after_logout(client: httpx.AsyncClient) -> None:
+    await client.post("/api/admin/login", json={"token": "a" * 32})
+    cookie = client.cookies[ADMIN_COOKIE]
+    assert (await client.get("/api/admin/session")).status_code == 200
+    assert (await client.post("/api/admin/logout")).status_code == 200
+    client.cookies.set(ADMIN_COOKIE, cookie)  # a copy kept from before the logout
+    assert (await client.get("/api/admin/session")).status_code == 401
+    assert (await client.get("/admin")).status_code == 401
