@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: install run test lint typecheck bench soak fuzz clean
+.PHONY: install run test lint typecheck bench soak fuzz screenshots clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -41,6 +41,10 @@ soak: install
 ## the fuzz suite with many inputs (make test runs it with 40 per test); docs/protocol.md, "Fuzzing"
 fuzz: install
 	GENIUSNIGHT_FUZZ_EXAMPLES=$${GENIUSNIGHT_FUZZ_EXAMPLES:-2000} $(BIN)/python -m pytest -q tests/platform/test_fuzz.py
+
+## each game's key screens, phone and laptop, as PNG files in var/screenshots/
+screenshots: install
+	$(BIN)/python scripts/screenshots.py
 
 clean:
 	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache

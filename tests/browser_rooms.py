@@ -18,6 +18,17 @@ async def can_use(page: Page, selector: str) -> bool:
         return False
 
 
+async def continue_reveal(page: Page) -> bool:
+    """Press Continue on a round's reveal screen if it is up, as a player does."""
+    if not await can_use(page, '[data-testid="reveal-continue"]'):
+        return False
+    try:
+        await page.get_by_test_id("reveal-continue").click(timeout=1000)
+    except PlaywrightError:
+        return False
+    return True
+
+
 async def open_room(
     browser: Browser,
     base: str,
@@ -26,6 +37,7 @@ async def open_room(
     options: dict[str, Any] | None = None,
     bots: list[str] | None = None,
     phone_first: bool = True,
+    start: bool = True,
 ) -> list[Page]:
     """The first person creates the room on the home page, the others join by its invite
     link in their own browser contexts; the host adds ``bots`` and starts. Returns the pages
@@ -33,7 +45,7 @@ async def open_room(
     pages: list[Page] = []
     for i, _ in enumerate(names):
         viewport = {"width": 390, "height": 844} if (phone_first and i == 0) else {"width": 1280, "height": 900}
-        ctx = await browser.new_context(viewport=viewport)
+        ctx = await browser.new_context(viewport=viewport, has_touch=phone_first and i == 0)
         pages.append(await ctx.new_page())
     host = pages[0]
     await host.goto(base + "/")
@@ -65,6 +77,8 @@ async def open_room(
         await host.get_by_test_id("bot-kind").select_option(bot)
         await host.get_by_test_id("add-bot").click()
         await expect(host.get_by_test_id("seats").locator("li")).to_have_count(count + 1)
+    if not start:
+        return pages
     await host.get_by_test_id("start").click()
     for page in pages:
         await expect(page.get_by_test_id("room-status")).to_contain_text("Playing")

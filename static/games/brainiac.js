@@ -4,6 +4,7 @@
 // Test hooks (data-testid): docs/rules/brainiac.md.
 
 // the page's one DOM builder: player text always as text, never HTML
+import { createReveal } from "/static/js/reveal.js";
 import { el as h } from "/static/js/api.js";
 
 const LEVELS = ["easy", "medium", "hard", "very hard"];
@@ -347,8 +348,12 @@ export function createGameView(root, ctx) {
     reveal.replaceChildren();
     const last = v.history && v.history.length ? v.history[v.history.length - 1] : null;
     if (!last || !["ask", "over"].includes(v.phase)) return;
-    const box = h("section", { class: "bq-reveal", "data-testid": "bq-reveal" },
-      h("h3", {}, `Round ${last.round}${last.tiebreak ? " (tie-break)" : ""}: the reveal`),
+    add(reveal, revealBox(v, last, "bq-reveal"));
+  }
+
+  function revealBox(v, last, testid) {
+    const box = h("section", { class: "bq-reveal", "data-testid": testid },
+      testid === "bq-reveal" ? h("h3", {}, `Round ${last.round}${last.tiebreak ? " (tie-break)" : ""}: the reveal`) : null,
       h("p", { class: "bq-qtext" }, last.question),
       h("p", { class: "bq-accepted" }, `Answer: ${last.accepted.join(" / ")}`));
     const table = h("ul", { class: "bq-reveal-list" });
@@ -368,7 +373,7 @@ export function createGameView(root, ctx) {
       add(table, li);
     }
     add(box, table);
-    add(reveal, box);
+    return box;
   }
 
   function renderLog(v) {
@@ -399,9 +404,20 @@ export function createGameView(root, ctx) {
     renderLog(v);
   }
 
+  // a finished round stops the table for its reveal, even when a bot asks the next one at once
+  const stage = createReveal(document.body);
+  function announceRound(prev, v) {
+    const rounds = v.history || [];
+    if (!prev || ctx.mode === "replay") { for (const r of rounds) stage.remember(`${r.round}:${r.tiebreak ? 1 : 0}`); return; }
+    const last = rounds[rounds.length - 1];
+    if (!last || (prev.history || []).length >= rounds.length) return;
+    stage.show(`${last.round}:${last.tiebreak ? 1 : 0}`, `Round ${last.round}${last.tiebreak ? " (tie-break)" : ""}: the reveal`, revealBox(v, last, "bq-reveal-screen"));
+  }
+
   return {
     update(view, meta) {
       const prev = ui.view;
+      announceRound(prev, view);
       if (prev && view && (prev.round !== view.round || view.phase === "trade")) ui.peek = false;
       ui.view = view;
       ui.meta = meta || {};
@@ -409,6 +425,7 @@ export function createGameView(root, ctx) {
     },
     destroy() {
       clearInterval(timer);
+      stage.close();
       root.replaceChildren();
     },
   };

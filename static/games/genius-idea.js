@@ -8,8 +8,11 @@
 
 // the page's one DOM builder: player text always as text, never HTML
 import { el as h } from "/static/js/api.js";
+import { createReveal } from "/static/js/reveal.js";
 
 const ROLE_LABEL = { riddler: "Riddler", disruptor: "Disruptor", solver: "Solver" };
+// co-op: the pair wins with a team total above this (docs/rules/genius-idea.md)
+const COOP_TARGET = 15;
 
 export function createGameView(root, ctx) {
   const ui = {
@@ -69,7 +72,9 @@ export function createGameView(root, ctx) {
       "div",
       { class: "gi-header" },
       h("span", { class: "gi-round", "data-testid": "gi-round" }, `Round ${v.round} of ${v.rounds_total}`),
-      h("span", { class: "gi-mode" }, v.mode === "coop" ? "Co-op" : "Competitive"),
+      h("span", { class: "gi-mode", "data-testid": "gi-mode" }, v.mode === "coop"
+        ? `Co-op · team ${v.scores.reduce((a, b) => a + b, 0)}, needs more than ${COOP_TARGET}`
+        : "Competitive"),
       h("span", { class: "gi-phase", "data-testid": "gi-phase", "data-phase": v.phase }, phaseText),
       h("span", { class: "gi-timer", "data-testid": "gi-timer", hidden: !ui.meta.deadline }),
     );
@@ -150,7 +155,10 @@ export function createGameView(root, ctx) {
     } else if (v.phase === "guess") {
       if (myTurn()) text = v.may_pass ? "Tap a card and guess — or pass and wait for the next hint." : "All hints are out: you must guess.";
       else if (v.roles[me] === "solver") text = v.chances[me] > 0 ? "You passed: wait for the next hint." : "You are out of chances.";
-      else text = "The Solvers are racing…";
+      else {
+        const solvers = v.roles.map((r, seat) => (r === "solver" ? seat : null)).filter((x) => x !== null);
+        text = solvers.length === 1 ? `${nameOf(solvers[0])} is guessing…` : "The Solvers are racing…";
+      }
       text += ` Worth ${v.points_if_solved} now.`;
     }
     return text ? h("p", { class: "gi-prompt", "data-testid": "gi-prompt" }, text) : null;
@@ -455,9 +463,26 @@ export function createGameView(root, ctx) {
 
   ui.timer = setInterval(tick, 250);
 
+  // a finished riddle gets its own moment on screen before the next round takes over
+  const stage = createReveal(document.body);
+  function announceRound(prev, v) {
+    const rounds = v.history || [];
+    if (!prev || ctx.mode === "replay") { for (const r of rounds) stage.remember(r.round); return; }
+    const last = rounds[rounds.length - 1];
+    if (!last || (prev.history || []).length >= rounds.length) return;
+    const solved = last.solved_by !== null && last.solved_by !== undefined;
+    const title = solved ? `Round ${last.round}: ${nameOf(last.solved_by)} solved it!` : `Round ${last.round}: nobody solved it`;
+    const points = last.points.map((p, seat) => (p ? `${nameOf(seat)} +${p}` : null)).filter(Boolean);
+    stage.show(last.round, title, h("div", { class: "gi-reveal-screen", "data-testid": "gi-reveal-screen" },
+      h("p", {}, `${nameOf(last.riddler, false)}'s answer was `, h("strong", { class: "gi-reveal-answer" }, last.answer)),
+      h("p", {}, `Hints shown: ${last.revealed.join(", ") || "none"}`),
+      h("p", {}, `Points: ${points.join(", ") || "none"}`)));
+  }
+
   return {
     update(view, meta) {
       const prev = ui.view;
+      announceRound(prev, view);
       ui.view = view;
       ui.meta = meta || {};
       // a new phase or round clears a stale pick and error
@@ -474,6 +499,7 @@ export function createGameView(root, ctx) {
     },
     destroy() {
       clearInterval(ui.timer);
+      stage.close();
       root.replaceChildren();
       root.classList.remove("gi-root");
     },

@@ -549,7 +549,12 @@ export function createGameView(root, ctx) {
     ranking.hidden = !view.over;
     if (!view.over || !view.result) return;
     const winners = new Set(view.result.winners);
-    const rows = trackGroups().map((g) => ({ ...g, sorted: COLOURS.map((c) => g.track[c]).sort((a, b) => a - b) }));
+    // each colour with its score, weakest first (the ranking compares them in that order)
+    const rows = trackGroups().map((g) => ({
+      ...g,
+      sorted: COLOURS.map((c) => g.track[c]).sort((a, b) => a - b),
+      colours: [...COLOURS].sort((a, b) => g.track[a] - g.track[b]),
+    }));
     rows.sort((a, b) => {
       for (let i = 0; i < 6; i++) if (a.sorted[i] !== b.sorted[i]) return b.sorted[i] - a.sorted[i];
       return 0;
@@ -558,8 +563,12 @@ export function createGameView(root, ctx) {
     const ol = h("ol", {});
     for (const row of rows) {
       const won = row.seats.some((x) => winners.has(x));
+      const scoresList = h("span", { class: "ingenious-rank-scores" },
+        row.colours.map((c) => h("span", { class: "ingenious-rank-colour", "data-colour": c, title: `${c} ${row.track[c]}`, "aria-label": `${c} ${row.track[c]}` },
+          symbolIcon(c, 16), String(row.track[c]))));
       ol.append(h("li", { class: won ? "winner" : "", "data-testid": `ingenious-rank-${row.seats.join("-")}` },
-        `${row.seats.map(nameOf).join(" + ")}: ${row.sorted.join(" · ")}${won ? (view.variant === "solo" ? "" : " — wins") : ""}`));
+        h("span", { class: "ingenious-rank-name" }, row.seats.map(nameOf).join(" + ")), scoresList,
+        won && view.variant !== "solo" ? h("strong", {}, " wins") : null));
     }
     ranking.append(ol);
   }

@@ -16,25 +16,28 @@ export function optionsForm(info, values = {}, limits = {}, { upload = null, cus
         opt.choices.map((c) => el("option", { value: c, selected: c === current }, c)));
     } else if (opt.kind === "bool") {
       input = el("input", { type: "checkbox", name: opt.name, checked: !!current, "data-testid": `opt-${opt.name}` });
-    } else if (opt.kind === "int" || opt.kind === "seat") {
+    } else if (opt.kind === "seat") {
+      // seats are 0-based on the wire, "Player 1" … for people
+      const top = opt.max ?? (info.max_players - 1);
+      const seats = [];
+      for (let seat = opt.min ?? 0; seat <= top; seat++) seats.push(seat);
+      input = el("select", { name: opt.name, "data-testid": `opt-${opt.name}` },
+        seats.map((seat) => el("option", { value: seat, selected: seat === current }, `Player ${seat + 1}`)));
+    } else if (opt.kind === "int") {
       input = el("input", { type: "number", name: opt.name, min: opt.min ?? 0, max: opt.max ?? undefined,
         value: current ?? "", "data-testid": `opt-${opt.name}` });
     } else {
-      input = el("textarea", { name: opt.name, rows: 3, placeholder: "JSON", "data-testid": `opt-${opt.name}` });
-      if (current !== null && current !== undefined) input.value = JSON.stringify(current);
+      // free-form options (word lists, question packs, fixed deals) come from a file, never
+      // a JSON text box; before the room exists there is nothing to upload to
+      if (!upload) continue;
+      const file = el("input", { type: "file", accept: ".json,.csv,.txt", "data-testid": `file-${opt.name}`,
+        "aria-label": `Load ${opt.label || opt.name} from a file` });
+      file.addEventListener("change", () => { if (file.files[0]) upload(opt.name, file.files[0]); });
+      input = el("span", { class: "row" }, file,
+        el("small", { class: "muted" }, custom.includes(opt.name) ? "A file is loaded." : "Built-in set."));
     }
-    inputs[opt.name] = { opt, input };
-    let extra = null;
-    if (opt.kind === "json") {
-      if (custom.includes(opt.name)) input.placeholder = "(set — type JSON here to replace it)";
-      if (upload) {
-        const file = el("input", { type: "file", accept: ".json,.csv,.txt", "data-testid": `file-${opt.name}`,
-          "aria-label": `Load ${opt.label || opt.name} from a file` });
-        file.addEventListener("change", () => { if (file.files[0]) upload(opt.name, file.files[0]); });
-        extra = el("span", { class: "row" }, el("small", {}, "or load a file:"), file);
-      }
-    }
-    const label = el("label", { class: "field", title: opt.help || "" }, opt.label || opt.name, input, extra,
+    if (opt.kind !== "json") inputs[opt.name] = { opt, input };
+    const label = el("label", { class: "field", title: opt.help || "" }, opt.label || opt.name, input,
       opt.help ? el("small", { class: "muted" }, opt.help) : null);
     (opt.advanced ? advanced : grid).append(label);
   }
@@ -46,7 +49,8 @@ export function optionsForm(info, values = {}, limits = {}, { upload = null, cus
       const input = el("input", { type: "number", min: 0, max: 3600, value: limits[phase] || 0,
         name: `limit-${phase}`, "data-testid": `limit-${phase}` });
       limitInputs[phase] = input;
-      box.append(el("label", { class: "field" }, `${phase} (seconds, 0 = none)`, input,
+      const phaseName = phase.replaceAll("_", " ");
+      box.append(el("label", { class: "field" }, `Seconds for ${phaseName} (0 = no limit)`, input,
         el("small", { class: "muted" }, `When time runs out: ${what}`)));
     }
     grid.append(box);
@@ -57,12 +61,9 @@ export function optionsForm(info, values = {}, limits = {}, { upload = null, cus
     const options = {};
     for (const [name, { opt, input }] of Object.entries(inputs)) {
       if (opt.kind === "bool") options[name] = input.checked;
-      else if (opt.kind === "int" || opt.kind === "seat") { if (input.value !== "") options[name] = Number(input.value); }
+      else if (opt.kind === "int") { if (input.value !== "") options[name] = Number(input.value); }
+      else if (opt.kind === "seat") options[name] = Number(input.value);
       else if (opt.kind === "choice") options[name] = input.value;
-      else if (input.value.trim()) {
-        try { options[name] = JSON.parse(input.value); }
-        catch { throw new Error(`Option "${opt.label || name}" is not valid JSON.`); }
-      }
     }
     const time_limits = {};
     for (const [phase, input] of Object.entries(limitInputs)) time_limits[phase] = Number(input.value) || 0;

@@ -35,10 +35,23 @@ function rawView(root, note) {
   };
 }
 
+// "place: colors red/blue, at 3,-2" rather than raw JSON: the move's type, then its fields
+function describeValue(value) {
+  if (Array.isArray(value)) return value.map(describeValue).join(value.every((x) => typeof x !== "object") ? "/" : ", ");
+  if (value && typeof value === "object") return Object.entries(value).map(([k, v]) => `${k} ${describeValue(v)}`).join(", ");
+  return String(value);
+}
+
 function describeMove(move) {
   if (!move) return "Start of the game (no moves yet).";
-  const who = move.seat === null ? "the system" : `${move.player} (seat ${move.seat})`;
-  return `#${move.seq} · ${who}: ${JSON.stringify(move.action)}`;
+  const who = move.seat === null ? "Timer" : move.player;
+  const { type, ...fields } = move.action || {};
+  const details = Object.entries(fields).map(([k, v]) => `${k.replaceAll("_", " ")} ${describeValue(v)}`).join("; ");
+  return `Move ${move.seq} · ${who}: ${String(type || "move").replaceAll("_", " ")}${details ? ` (${details})` : ""}`;
+}
+
+function seatNames(seats, list) {
+  return (list || []).map((s) => (seats.find((x) => x.seat === s) || { name: `Player ${s + 1}` }).name).join(", ");
 }
 
 export async function createReplayPlayer(root, { apiBase, full = false, initialSeq = null, onSeq = null }) {
@@ -75,7 +88,7 @@ export async function createReplayPlayer(root, { apiBase, full = false, initialS
   const seqLabel = el("span", { class: "replay-seq", dataset: { testid: "replay-seq" } });
   const select = el("select", { "aria-label": "View as", dataset: { testid: "replay-view-as" } });
   for (const s of game.seats) {
-    select.append(el("option", { value: `seat:${s.seat}` }, `Seat ${s.seat}: ${s.name}${s.bot ? " (bot)" : ""}`));
+    select.append(el("option", { value: `seat:${s.seat}` }, `${s.name}${s.bot ? " (bot)" : ""}`));
   }
   select.append(el("option", { value: "spectator" }, "Spectator"));
   // the engine's raw state (PRNG, undealt cards) is the admin's only
@@ -142,7 +155,7 @@ export async function createReplayPlayer(root, { apiBase, full = false, initialS
 
   async function render() {
     const mine = ++token;
-    seqLabel.textContent = `seq ${seq} / ${last}`;
+    seqLabel.textContent = `Move ${seq} of ${last}`;
     root.dataset.seq = String(seq);
     slider.value = String(seq);
     jump.value = String(seq);
@@ -152,13 +165,15 @@ export async function createReplayPlayer(root, { apiBase, full = false, initialS
     try {
       data = await fetchState(seq);
     } catch (err) {
-      status.textContent = `Could not load seq ${seq}: ${err.message}`;
+      status.textContent = `Could not load move ${seq}: ${err.message}`;
       return;
     }
     if (mine !== token) return; // a newer step won the race
     moveLine.textContent = describeMove(data.move);
-    const result = data.outcome ? ` · result ${JSON.stringify(data.outcome)}` : "";
-    status.textContent = `phase ${data.phase} · to act ${JSON.stringify(data.to_act)}${result}`;
+    const nextUp = seatNames(game.seats, data.to_act);
+    status.textContent = data.outcome
+      ? "Game over."
+      : `${String(data.phase).replaceAll("_", " ")}${nextUp ? ` · next: ${nextUp}` : ""}`;
     let shown;
     if (viewAs === "full") shown = data.state;
     else if (viewAs === "spectator") shown = data.spectator;

@@ -111,13 +111,17 @@ function renderHostControls() {
     for (const b of info.bots) botSelect.append(el("option", { value: b.id, title: b.help || "" }, b.label));
     botSelect.value = info.bots[info.bots.length - 1].id;
   }
-  const key = JSON.stringify([room.options, room.time_limits, lobby]);
+  const setup = lobby || room.status === "finished"; // options apply to the next game
+  const key = JSON.stringify([room.options, room.time_limits, room.status]);
   if (key !== optionsKey) {
     optionsKey = key;
-    if (lobby) {
-      optionsUi = optionsForm(info, room.options, room.time_limits, { upload: uploadOption, custom: room.custom_options || [] });
-      $("room-options").replaceChildren(optionsUi.node,
-        el("button", { type: "button", "data-testid": "apply-options", onclick: applyOptions }, "Apply options"));
+    if (setup) {
+      optionsUi = optionsForm(info, room.options, room.time_limits, { upload: lobby ? uploadOption : null, custom: room.custom_options || [] });
+      $("room-options").replaceChildren(...[
+        lobby ? optionsUi.node : el("details", { class: "advanced", "data-testid": "rematch-options" },
+          el("summary", {}, "Change the options for the rematch"), optionsUi.node),
+        lobby ? el("button", { type: "button", "data-testid": "apply-options", onclick: applyOptions }, "Apply options") : null,
+      ].filter(Boolean));
     } else {
       $("room-options").replaceChildren();
     }
@@ -158,7 +162,15 @@ async function hostCall(method, path, body) {
 
 $("add-bot").addEventListener("click", () => hostCall("POST", `/api/rooms/${roomId}/bots`, { bot: $("bot-kind").value }).catch(() => {}));
 $("start").addEventListener("click", () => hostCall("POST", `/api/rooms/${roomId}/start`).catch(() => {}));
-$("rematch").addEventListener("click", () => hostCall("POST", `/api/rooms/${roomId}/rematch`).catch(() => {}));
+$("rematch").addEventListener("click", async () => {
+  try {
+    // the rematch plays with whatever the host set in the options form
+    const { options, time_limits } = optionsUi.read();
+    await hostCall("PATCH", `/api/rooms/${roomId}`, { options, time_limits });
+    await hostCall("POST", `/api/rooms/${roomId}/rematch`);
+  } catch { /* shown in room-error */ }
+});
+$("how-to-play")?.addEventListener("click", () => $("rules-dialog").showModal());
 $("copy-invite").addEventListener("click", async () => {
   const input = $("invite-url");
   try { await navigator.clipboard.writeText(input.value); toast("Invite link copied"); }

@@ -123,21 +123,21 @@ async def test_admin_logs_in_and_steps_through_a_finished_games_replay(
     await expect(page.locator("#log-body tr")).to_have_count(7)
     await expect(page.locator("#refused-body tr")).to_have_count(0)
     seq = page.get_by_test_id("replay-seq")
-    await expect(seq).to_have_text("seq 0 / 7")
+    await expect(seq).to_have_text("Move 0 of 7")
     # no count21.js here: the readable JSON view stands in for the board
     await expect(page.get_by_test_id("replay-fallback")).to_be_visible()
     await expect(page.get_by_test_id("replay-raw")).to_contain_text('"counter": 0')  # drawn after the note
     assert (await raw(page))["counter"] == 0 and "secret" not in await raw(page)
 
     await page.get_by_test_id("replay-next").click()
-    await expect(seq).to_have_text("seq 1 / 7")
-    await expect(page.get_by_test_id("replay-move")).to_contain_text("Host (seat 0)")
+    await expect(seq).to_have_text("Move 1 of 7")
+    await expect(page.get_by_test_id("replay-move")).to_contain_text("Host")
     await expect(page.get_by_test_id("replay-raw")).to_contain_text('"counter": 3')
     await page.get_by_test_id("replay-next").click()
-    await expect(seq).to_have_text("seq 2 / 7")
+    await expect(seq).to_have_text("Move 2 of 7")
     await expect(page.get_by_test_id("replay-raw")).to_contain_text('"counter": 6')
     await page.get_by_test_id("replay-prev").click()
-    await expect(seq).to_have_text("seq 1 / 7")
+    await expect(seq).to_have_text("Move 1 of 7")
     await expect(page.get_by_test_id("replay-raw")).to_contain_text('"counter": 3')
 
     # view as each seat, then everything
@@ -153,16 +153,16 @@ async def test_admin_logs_in_and_steps_through_a_finished_games_replay(
 
     await page.get_by_test_id("replay-jump").fill("5")
     await page.get_by_test_id("replay-jump").press("Enter")
-    await expect(seq).to_have_text("seq 5 / 7")
+    await expect(seq).to_have_text("Move 5 of 7")
     await expect(page.get_by_test_id("replay-raw")).to_contain_text('"counter": 15')
     await page.get_by_test_id("replay-play").click()
-    await expect(seq).to_have_text("seq 7 / 7", timeout=10_000)
+    await expect(seq).to_have_text("Move 7 of 7", timeout=10_000)
     await expect(page.get_by_test_id("replay-raw")).to_contain_text('"winner": 0')
     await expect(page.get_by_test_id("replay-next")).to_be_disabled()
 
     # clicking a seq in the log jumps the replay there
     await page.locator('#log-body tr[data-seq="2"] a').click()
-    await expect(seq).to_have_text("seq 2 / 7")
+    await expect(seq).to_have_text("Move 2 of 7")
 
     await page.get_by_test_id("admin-logout").click()
     await page.get_by_test_id("admin-token").wait_for()
@@ -187,11 +187,11 @@ async def test_a_player_replays_the_finished_game_on_the_board(chromium: Any, bo
     await link.click()
     await expect(page).to_have_url(re.compile(rf"/r/{game['room_id']}/replay/{game['game_id']}$"))
     seq = page.get_by_test_id("replay-seq")
-    await expect(seq).to_have_text("seq 0 / 7")
+    await expect(seq).to_have_text("Move 0 of 7")
     board = page.get_by_test_id("replay-board")
     await expect(board.get_by_test_id("counter")).to_have_text("0")
     await page.get_by_test_id("replay-next").click()
-    await expect(seq).to_have_text("seq 1 / 7")
+    await expect(seq).to_have_text("Move 1 of 7")
     await expect(board.get_by_test_id("counter")).to_have_text("3")
     await expect(board.get_by_test_id("add-1")).to_be_disabled()  # replay is read-only
     # the raw engine state stays the admin's; every seat's view is there

@@ -5,7 +5,7 @@ from __future__ import annotations
 from playwright.async_api import Browser, Page, expect
 from playwright.async_api import Error as PlaywrightError
 
-from browser_rooms import can_use, close_all, open_room
+from browser_rooms import can_use, close_all, continue_reveal, open_room
 from support import ServerProcess
 
 
@@ -49,14 +49,19 @@ async def test_three_players_play_a_whole_game_to_the_result(server: ServerProce
     # each player's identity is their own secret
     for page in pages:
         await expect(page.get_by_test_id("bq-card")).to_be_visible()
+    reveals = 0
     for n in range(800):
         if await pages[0].get_by_test_id("bq-result").is_visible():
             break
         acted = False
         for page in pages:
+            if await continue_reveal(page):  # a round's reveal screen stops the table
+                reveals += 1
+                acted = True
             acted = await step(page, n) or acted
         if not acted:
             await pages[0].wait_for_timeout(50)
+    assert reveals >= 3 * 5  # every finished round, for each of the three (at least 5 rounds)
     for page in pages:
         await expect(page.get_by_test_id("bq-result")).to_be_visible()
         await expect(page.get_by_test_id("bq-reveal")).to_be_visible()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from playwright.async_api import Browser, Page, expect
 from playwright.async_api import Error as PlaywrightError
 
-from browser_rooms import can_use, close_all, open_room
+from browser_rooms import can_use, close_all, continue_reveal, open_room
 from support import ServerProcess
 
 
@@ -47,12 +47,17 @@ async def step(page: Page, n: int) -> bool:
     return False
 
 
-async def play_to_the_end(pages: list[Page], limit: int = 600) -> None:
+async def play_to_the_end(pages: list[Page], limit: int = 600) -> int:
+    """Play on until the result shows; returns how many reveal screens were closed."""
+    reveals = 0
     for n in range(limit):
         if await pages[0].get_by_test_id("gi-result").is_visible():
-            return
+            return reveals
         acted = False
         for page in pages:
+            if await continue_reveal(page):  # a finished riddle's reveal screen
+                reveals += 1
+                acted = True
             acted = await step(page, n) or acted
         if not acted:
             await pages[0].wait_for_timeout(50)
@@ -64,7 +69,8 @@ async def test_three_players_play_a_whole_competitive_game(server: ServerProcess
     # everyone prepares a riddle from their own 10 cards
     for page in pages:
         await expect(page.get_by_test_id("gi-prepare").locator("[data-word]")).to_have_count(10)
-    await play_to_the_end(pages)
+    reveals = await play_to_the_end(pages)
+    assert reveals >= 3 * 2  # the rounds before the last, for each of the three
     for page in pages:
         await expect(page.get_by_test_id("gi-result")).to_be_visible()
         await expect(page.get_by_test_id("gi-history").locator("[data-round]")).to_have_count(3)

@@ -219,6 +219,29 @@ async def test_rematch_starts_a_new_game_with_the_same_players(client: httpx.Asy
     ]
 
 
+async def test_after_a_game_the_host_may_change_options_for_the_rematch(client: httpx.AsyncClient, app: object) -> None:
+    room = await create(client)
+    rid, token = room["room_id"], room["token"]
+    await client.post(f"/api/rooms/{rid}/bots", json={"bot": "smart"}, headers=bearer(token))
+    first = (await client.post(f"/api/rooms/{rid}/start", headers=bearer(token))).json()["game_id"]
+    r = await client.patch(f"/api/rooms/{rid}", json={"options": {"target": 9}}, headers=bearer(token))
+    assert r.status_code == 409  # not while the game runs
+    services = app.state.services  # type: ignore[attr-defined]
+    import asyncio
+
+    for _ in range(30):
+        live = await services.games.get(first)
+        if live.over:
+            break
+        if 0 in live.engine.to_act(live.state):
+            await services.games.submit(first, 0, {"type": "add", "n": 1})
+        await asyncio.sleep(0.01)
+    r = await client.patch(f"/api/rooms/{rid}", json={"options": {"target": 9}}, headers=bearer(token))
+    assert r.status_code == 200 and r.json()["options"]["target"] == 9
+    second = (await client.post(f"/api/rooms/{rid}/rematch", headers=bearer(token))).json()["game_id"]
+    assert (await services.games.get(second)).options["target"] == 9
+
+
 async def test_chat_over_300_characters_is_refused(client: httpx.AsyncClient) -> None:
     room = await create(client)
     rid = room["room_id"]

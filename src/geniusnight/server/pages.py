@@ -52,7 +52,18 @@ def no_room(request: Request, message: str) -> HTMLResponse:
 @router.get("/", response_class=HTMLResponse)
 async def home(request: Request) -> HTMLResponse:
     games = [e.info for e in ENGINES.values()]
-    return render(request, "home.html", games=games)
+    return render(request, "home.html", games=games, rules={g.id for g in games if has_rules(g.id)})
+
+
+@router.get("/rules/{game}", response_class=HTMLResponse)
+async def rules(request: Request, game: str) -> HTMLResponse:
+    if not has_rules(game):
+        return render(request, "no_room.html", status_code=404, message="There is no such game here.")
+    return render(request, f"rules/{game}.html", game=ENGINES[game].info)
+
+
+def has_rules(game: str) -> bool:
+    return game in ENGINES and (TEMPLATE_DIR / "rules" / f"_{game}.html").is_file()
 
 
 @router.get("/join/{invite}", response_class=HTMLResponse)
@@ -80,4 +91,4 @@ async def room(request: Request, room_id: str, svc: RoomServiceDep) -> HTMLRespo
             room_id=found.id,
             summary=await room_summary(svc, found),
         )
-    return render(request, "room.html", room_id=room_id, game=found.game)
+    return render(request, "room.html", room_id=room_id, game=found.game, rules=has_rules(found.game))

@@ -344,7 +344,9 @@ class RoomService:
             raise ApiError(409, "not_in_lobby", "That can only be changed in the lobby.")
 
     async def update(self, room: Room, options: Any = None, time_limits: Any = None) -> None:
-        self.require_lobby(room)
+        # after a game the host may change options for the rematch
+        if room.status != "finished":
+            self.require_lobby(room)
         engine = get_engine(room.game)
         if options is not None:
             merged = {**room.options, **options} if isinstance(options, dict) else options

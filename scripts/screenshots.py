@@ -1,0 +1,115 @@
+"""Each game's key screens as PNG files, on a 390 px phone and a 1280 px laptop.
+
+    make screenshots          # writes var/screenshots/*.png
+
+A real server on a throw-away SQLite database; people are driven through Chromium the way the
+browser tests drive them (bots without delay fill the other seats).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import sys
+import tempfile
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "tests" / "browser")]
+
+from playwright.async_api import Browser, Page, async_playwright  # noqa: E402
+from test_brainiac_browser import step as brainiac_step  # noqa: E402
+from test_genius_idea_browser import step as genius_step  # noqa: E402
+from test_ingenious_browser import take_turn as ingenious_turn  # noqa: E402
+
+from browser_rooms import close_all, continue_reveal, open_room  # noqa: E402
+from support import ServerProcess  # noqa: E402
+
+# the browser tests' own way to start Chromium (tests/browser/conftest.py)
+_spec = importlib.util.spec_from_file_location("browser_conftest", ROOT / "tests" / "browser" / "conftest.py")
+assert _spec is not None and _spec.loader is not None
+browser_conftest = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(browser_conftest)
+
+OUT = ROOT / "var" / "screenshots"
+Step = Callable[[Page, int], Awaitable[bool]]
+
+
+async def shot(page: Page, name: str) -> None:
+    await page.screenshot(path=str(OUT / f"{name}.png"), full_page=False)
+
+
+async def play(pages: list[Page], step: Step, over: str, name: str, limit: int = 600) -> None:
+    """Play on to the end, saving the first reveal screen and the first mid-game screen."""
+    revealed = mid = False
+    for n in range(limit):
+        if await pages[0].get_by_test_id(over).count() and await pages[0].get_by_test_id(over).first.is_visible():
+            break
+        if not revealed and await pages[0].get_by_test_id("reveal").count():
+            await shot(pages[0], f"{name}-reveal")
+            revealed = True
+        if not mid and n == 6:
+            await shot(pages[0], f"{name}-playing")
+            mid = True
+        acted = False
+        for page in pages:
+            acted = await continue_reveal(page) or acted
+            acted = await step(page, n) or acted
+        if not acted:
+            await pages[0].wait_for_timeout(50)
+    await pages[0].wait_for_timeout(300)
+    await shot(pages[0], f"{name}-over")
+    await continue_reveal(pages[0])
+    await shot(pages[0], f"{name}-over-closed")
+
+
+async def game(browser: Browser, base: str, game_id: str, step: Step, over: str, **kw: object) -> None:
+    for device, phone in (("phone", True), ("laptop", False)):
+        pages = await open_room(browser, base, game_id, ["Ada"], phone_first=phone, **kw)  # type: ignore[arg-type]
+        await shot(pages[0], f"{game_id}-{device}-start")
+        await play(pages, step, over, f"{game_id}-{device}")
+        await close_all(pages)
+
+
+async def ingenious_step(page: Page, n: int) -> bool:
+    return await ingenious_turn(page, n)
+
+
+async def main() -> None:
+    OUT.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        from geniusnight.cli import db_upgrade
+
+        url = f"sqlite+aiosqlite:///{tmp}/screens.db"
+        db_upgrade(url)
+        srv = ServerProcess(url).start()
+        try:
+            async with async_playwright() as pw:
+                browser = await pw.chromium.launch(
+                    executable_path=browser_conftest.CHROMIUM, args=browser_conftest.ARGS, headless=True
+                )
+                phone = await browser.new_page(viewport={"width": 390, "height": 844})
+                for path, name in (("/", "home"), ("/rules/genius-idea", "rules-genius-idea"), ("/r/nope", "no-room")):
+                    await phone.goto(srv.base + path)
+                    await shot(phone, f"{name}-phone")
+                await phone.context.close()
+                # the lobby as a friend opening the room's own address sees it
+                host = await open_room(browser, srv.base, "brainiac", ["Ada"], bots=["trivia", "trivia"], start=False)
+                guest = await browser.new_page(viewport={"width": 390, "height": 844})
+                await guest.goto(host[0].url)
+                await shot(guest, "join-from-room-address-phone")
+                await guest.context.close()
+                await shot(host[0], "lobby-host-phone")
+                await close_all(host)
+                await game(browser, srv.base, "genius-idea", genius_step, "gi-result", bots=["smart", "smart"])
+                await game(browser, srv.base, "brainiac", brainiac_step, "bq-result", bots=["trivia", "trivia"])
+                await game(browser, srv.base, "ingenious", ingenious_step, "ingenious-ranking", bots=["greedy"])
+                await browser.close()
+        finally:
+            srv.stop()
+    print(f"screenshots in {OUT}")
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
