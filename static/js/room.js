@@ -16,6 +16,22 @@ let gameView = null; // {id, view: createGameView result}
 let optionsUi = null;
 let optionsKey = "";
 
+// Turn cues: the tab's title and icon say when this person is to act, so a player in
+// another tab notices; a short vibration on phones that allow it.
+const baseIcon = "data:image/svg+xml," + encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><circle cx="8" cy="8" r="7" fill="#3b5bdb"/></svg>');
+const turnIcon = "data:image/svg+xml," + encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><circle cx="8" cy="8" r="7" fill="#f59f00"/><circle cx="8" cy="8" r="3" fill="#fff"/></svg>');
+const icon = el("link", { rel: "icon", href: baseIcon });
+document.head.append(icon);
+let myTurnNow = false;
+function turnCue(view) {
+  const mine = !!(you && you.seat !== null && view && Array.isArray(view.to_act) && view.to_act.includes(you.seat) && !view.over);
+  document.title = `${mine ? "● Your turn · " : ""}${room ? room.title : "Room"} · Genius Night`;
+  icon.href = mine ? turnIcon : baseIcon;
+  document.body.dataset.yourTurn = String(mine);
+  if (mine && !myTurnNow && document.hidden && navigator.vibrate) navigator.vibrate(120);
+  myTurnNow = mine;
+}
+
 const socket = new RoomSocket(roomId, {
   status(state) {
     const conn = $("conn");
@@ -55,7 +71,7 @@ function setRoom(next) {
     const mine = room.seats.find((s) => s.seat === you.seat);
     you.host = !!(mine && mine.host);
   }
-  document.title = `${room.title} · Genius Night`;
+  document.title = `${myTurnNow ? "● Your turn · " : ""}${room.title} · Genius Night`;
   $("room-title").textContent = room.title;
   const statusText = { lobby: "Waiting for players", playing: "Playing", finished: "Game over", closed: "Closed" }[room.status] || room.status;
   $("room-status").textContent = `${statusText} · ${room.seats.length}/${room.max_players} seats` + (you && you.seat == null ? " · you are watching" : "");
@@ -192,6 +208,7 @@ $("chat-form").addEventListener("submit", (e) => {
 });
 
 async function showState(frame) {
+  turnCue(frame.view);
   if (!gameView || gameView.id !== frame.game_id) {
     gameView?.view?.destroy?.();
     const area = $("game-area");

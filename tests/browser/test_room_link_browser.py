@@ -45,6 +45,9 @@ async def test_the_room_address_is_a_join_screen_for_a_newcomer_and_guests_never
 
     await host.get_by_test_id("start").click()
     await expect(guest.get_by_test_id("room-status")).to_contain_text("Playing")
+    # the tab's title tells whose turn it is
+    await expect(host).to_have_title(re.compile("^● Your turn · "))
+    await expect(guest).to_have_title("Count to 21 · Genius Night")
     for page in (host, guest):
         for testid in ("start", "add-bot", "bot-kind", "rematch"):
             await expect(page.get_by_test_id(testid)).to_be_hidden()
