@@ -28,7 +28,10 @@ async def _take_turn(page: Page, move: int) -> bool:
         await page.get_by_test_id("ingenious-swap-yes" if move % 3 == 0 else "ingenious-swap-no").click(timeout=3000)
         return True
     rack = page.get_by_test_id("ingenious-rack").locator("[data-rack-index]")
-    await rack.nth(move % await rack.count()).click(timeout=3000)
+    tiles = await rack.count()
+    if not tiles:
+        return False  # the view moved on (the game just ended)
+    await rack.nth(move % tiles).click(timeout=3000)
     targets = page.locator('[data-cell][data-target="1"]')
     await expect(targets.first).to_be_attached(timeout=3000)
     await targets.nth(move % await targets.count()).click(timeout=3000)
