@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from playwright.async_api import Browser, expect
+from playwright.async_api import Browser, BrowserContext, Page, expect
 
 from browser_rooms import play_count21_to_the_end
 from support import ServerProcess
@@ -67,16 +67,22 @@ async def test_two_browsers_join_by_invite_play_and_reload_to_the_same_seat(
     await guest_ctx.close()
 
 
+async def host_toy_room(ctx: BrowserContext, base: str) -> Page:
+    """Ada creates a toy-game room on the home page; returns her page once its socket is open."""
+    page = await ctx.new_page()
+    await page.goto(base + "/")
+    await page.get_by_test_id("game-count21").check(force=True)
+    await page.get_by_test_id("host-name").fill("Ada")
+    await page.get_by_test_id("create-room").click()
+    await expect(page.get_by_test_id("connection")).to_have_attribute("data-state", "open")
+    return page
+
+
 async def test_connection_indicator_reconnects_after_a_server_restart(db_url: str, browser: Browser) -> None:
     srv = ServerProcess(db_url).start()
     try:
         ctx = await browser.new_context()
-        page = await ctx.new_page()
-        await page.goto(srv.base + "/")
-        await page.get_by_test_id("game-count21").check(force=True)
-        await page.get_by_test_id("host-name").fill("Ada")
-        await page.get_by_test_id("create-room").click()
-        await expect(page.get_by_test_id("connection")).to_have_attribute("data-state", "open")
+        page = await host_toy_room(ctx, srv.base)
         srv.kill()
         await expect(page.get_by_test_id("connection")).not_to_have_attribute("data-state", "open")
         srv = ServerProcess(db_url, port=srv.port).start()
@@ -92,12 +98,7 @@ async def test_a_graceful_restart_moves_the_page_to_the_new_server_with_the_same
     srv = ServerProcess(db_url).start()
     try:
         ctx = await browser.new_context()
-        page = await ctx.new_page()
-        await page.goto(srv.base + "/")
-        await page.get_by_test_id("game-count21").check(force=True)
-        await page.get_by_test_id("host-name").fill("Ada")
-        await page.get_by_test_id("create-room").click()
-        await expect(page.get_by_test_id("connection")).to_have_attribute("data-state", "open")
+        page = await host_toy_room(ctx, srv.base)
         invite = (await page.get_by_test_id("invite-url").input_value()).rsplit("/", 1)[-1]
         room_id = page.url.rstrip("/").rsplit("/", 1)[-1]
         guest = await join(srv.base, invite, "Grace")
