@@ -85,6 +85,10 @@ class Member(Base):
     seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
     bot: Mapped[str | None] = mapped_column(String(40), nullable=True)  # bot policy id
     kicked: Mapped[bool] = mapped_column(Boolean, default=False)
+    # a bot stands in for the member at their game seats while they are away: "host" (the
+    # host handed the seat over; it ends when they come back) or "self" (they asked; it ends
+    # when they take the seat back). None: they play their seats themselves.
+    away_by: Mapped[str | None] = mapped_column(String(8), nullable=True)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
@@ -114,7 +118,8 @@ class GameSeat(Base):
     """Who holds a seat of a game: set when the game starts, from the lobby seats.
 
     ``member_id`` is None once nobody holds the seat any more (its member was kicked and a
-    bot plays it). Who plays a seat right now (the member or a bot) is in ``Game.seats``."""
+    bot plays it). Who plays a seat right now (the member or a bot) is in ``Game.seats``: a
+    seat whose member is away is still theirs, a bot only stands in (``"away": true``)."""
 
     __tablename__ = "game_seats"
     __table_args__ = (

@@ -24,7 +24,7 @@ const icon = el("link", { rel: "icon", href: baseIcon });
 document.head.append(icon);
 let myTurnNow = false;
 function turnCue(view) {
-  const mine = !!(you && you.seat !== null && view && Array.isArray(view.to_act) && view.to_act.includes(you.seat) && !view.over);
+  const mine = !!(you && you.seat !== null && !you.away && view && Array.isArray(view.to_act) && view.to_act.includes(you.seat) && !view.over);
   document.title = `${mine ? "● Your turn · " : ""}${room ? room.title : "Room"} · Genius Night`;
   icon.href = mine ? turnIcon : baseIcon;
   document.body.dataset.yourTurn = String(mine);
@@ -45,6 +45,7 @@ const socket = new RoomSocket(roomId, {
     for (const m of frame.chat || []) addChat(m);
   },
   room(frame) { setRoom(frame.room); },
+  you(frame) { you = frame.you; if (room) setRoom(room); },
   state(frame) { showState(frame); },
   chat(frame) { addChat(frame); },
   error(frame) {
@@ -67,10 +68,6 @@ function setRoom(next) {
   room = next;
   roomEl.dataset.status = room.status;
   info = games.find((g) => g.id === room.game) || info;
-  if (you) {
-    const mine = room.seats.find((s) => s.seat === you.seat);
-    you.host = !!(mine && mine.host);
-  }
   document.title = `${myTurnNow ? "● Your turn · " : ""}${room.title} · Genius Night`;
   $("room-title").textContent = room.title;
   const statusText = { lobby: "Waiting for players", playing: "Playing", finished: "Game over", closed: "Closed" }[room.status] || room.status;
@@ -78,6 +75,7 @@ function setRoom(next) {
   $("invite-url").value = `${location.origin}${room.invite_path}`;
   $("spectators").textContent = room.spectators ? `${room.spectators} watching` : "";
   renderSeats();
+  renderAway();
   renderHostControls();
   const replay = $("replay-link");
   replay.hidden = !(room.status === "finished" && room.game_id);
@@ -86,24 +84,52 @@ function setRoom(next) {
 
 function renderSeats() {
   const host = you && you.host;
+  const playing = room.status === "playing";
   const items = room.seats.map((s) => {
     const mine = you && s.seat === you.seat;
+    const person = !s.bot || s.away; // a bot standing in plays for a person who is away
     const actions = [];
     if (host && !mine && !s.host && room.status !== "finished") {
-      actions.push(el("button", { type: "button", "data-testid": `kick-${s.seat}`, title: room.status === "lobby" ? "Remove" : "Replace with a bot",
-        onclick: () => hostCall("DELETE", `/api/rooms/${roomId}/seats/${s.seat}`) }, room.status === "lobby" ? "Remove" : "Bot takes over"));
+      // a bot standing in can be undone (the player takes the seat back); removal can't
+      if (playing && !s.bot) actions.push(el("button", { type: "button", "data-testid": `bot-takes-over-${s.seat}`,
+        title: "A bot plays this seat until its player takes it back",
+        onclick: () => hostCall("POST", `/api/rooms/${roomId}/seats/${s.seat}/bot`).catch(() => {}) }, "Bot takes over"));
+      if (!playing || person) actions.push(el("button", { type: "button", "data-testid": `kick-${s.seat}`,
+        title: playing ? "Remove from the room (a bot plays the seat to the end)" : "Remove from the room",
+        onclick: () => hostCall("DELETE", `/api/rooms/${roomId}/seats/${s.seat}`).catch(() => {}) }, "Remove"));
       if (!s.bot) actions.push(el("button", { type: "button", "data-testid": `make-host-${s.seat}`,
-        onclick: () => hostCall("POST", `/api/rooms/${roomId}/host`, { seat: s.seat }) }, "Make host"));
+        onclick: () => hostCall("POST", `/api/rooms/${roomId}/host`, { seat: s.seat }).catch(() => {}) }, "Make host"));
     }
     return el("li", { class: mine ? "me" : "", "data-seat": s.seat },
       el("span", { class: `online ${s.online ? "on" : ""}`, title: s.online ? "online" : "offline" }),
       el("span", { class: "name" }, s.name),
-      s.bot ? el("span", { class: "badge" }, "bot") : null,
+      s.away ? el("span", { class: "badge", "data-testid": `away-${s.seat}`, title: "away: a bot plays for now" }, "away") : s.bot ? el("span", { class: "badge" }, "bot") : null,
       s.host ? el("span", { class: "badge" }, "host") : null,
       mine ? el("span", { class: "badge" }, "you") : null,
       ...actions);
   });
   $("seats").replaceChildren(...items);
+}
+
+// Your own seat: let a bot play it while you are away, and take it back.
+function renderAway() {
+  const box = $("away-controls");
+  const away = !!(you && you.away);
+  if (away) {
+    box.replaceChildren(
+      el("p", { class: "muted", "data-testid": "away-note" }, "A bot is playing your seat while you are away."),
+      el("button", { type: "button", class: "primary", "data-testid": "take-seat-back",
+        onclick: () => hostCall("POST", `/api/rooms/${roomId}/back`).catch(() => {}) }, "Take my seat back"));
+  } else if (you && you.seat != null && room.status === "playing") {
+    box.replaceChildren(el("button", { type: "button", "data-testid": "bot-plays-for-me",
+      title: "A bot plays your seat until you take it back",
+      onclick: () => hostCall("POST", `/api/rooms/${roomId}/away`).catch(() => {}) }, "Let a bot play for me"));
+  } else {
+    box.replaceChildren();
+  }
+  box.hidden = !box.children.length;
+  // you watch your seat while the bot plays it: the board shows it, but takes no moves
+  $("game-area").classList.toggle("away", away);
 }
 
 function renderHostControls() {
@@ -227,7 +253,7 @@ async function mountGame(root) {
     document.head.append(el("link", { rel: "stylesheet", href: css }));
   }
   const ctx = {
-    seat: you ? you.seat : null,
+    get seat() { return you ? you.seat : null; },
     get players() { return room.seats.map((s) => ({ seat: s.seat, name: s.name, bot: s.bot })); },
     info,
     mode: "play",

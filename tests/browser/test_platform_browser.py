@@ -116,3 +116,51 @@ async def test_a_graceful_restart_moves_the_page_to_the_new_server_with_the_same
         await ctx.close()
     finally:
         srv.stop()
+
+
+async def test_a_seat_the_host_hands_to_a_bot_goes_back_to_its_player(server: ServerProcess, browser: Browser) -> None:
+    host_ctx = await browser.new_context()
+    guest_ctx = await browser.new_context(viewport={"width": 390, "height": 800})
+    host = await host_toy_room(host_ctx, server.base)
+    invite = await host.get_by_test_id("invite-url").input_value()
+    guest = await guest_ctx.new_page()
+    await guest.goto(invite)
+    await guest.get_by_test_id("join-name").fill("Grace")
+    await guest.get_by_test_id("join-room").click()
+    await expect(host.get_by_test_id("seats")).to_contain_text("Grace")
+    await host.get_by_test_id("start").click()
+    await host.get_by_test_id("add-1").click()
+    await expect(guest.get_by_test_id("turn")).to_have_text("your turn")
+    secret = await guest.get_by_test_id("secret").text_content()
+
+    # Grace looks away; the host hands her seat to a bot, which moves for her (21 - 1: adds 1)
+    await host.get_by_test_id("bot-takes-over-1").click()
+    await expect(host.get_by_test_id("counter")).to_have_text("2")
+    await expect(host.get_by_test_id("away-1")).to_be_visible()
+    await expect(guest.get_by_test_id("away-note")).to_be_visible()
+    await expect(guest.get_by_test_id("counter")).to_have_text("2")
+    await expect(guest.get_by_test_id("secret")).to_have_text(secret or "")  # she watches her own seat
+    await expect(guest.get_by_test_id("room-status")).not_to_contain_text("removed")
+
+    # she takes her seat back and plays it herself
+    await guest.get_by_test_id("take-seat-back").click()
+    await expect(guest.get_by_test_id("bot-plays-for-me")).to_be_visible()
+    await expect(host.get_by_test_id("away-1")).to_be_hidden()
+    await host.get_by_test_id("add-1").click()
+    await expect(guest.get_by_test_id("turn")).to_have_text("your turn")
+    await guest.get_by_test_id("add-2").click()
+    await expect(host.get_by_test_id("counter")).to_have_text("5")
+
+    # she hands her own seat to a bot for a while (21 - 6: adds 3), and takes it back
+    await guest.get_by_test_id("bot-plays-for-me").click()
+    await expect(guest.get_by_test_id("take-seat-back")).to_be_visible()
+    await host.get_by_test_id("add-1").click()
+    await expect(host.get_by_test_id("counter")).to_have_text("9")
+    await guest.get_by_test_id("take-seat-back").click()
+    await expect(guest.get_by_test_id("bot-plays-for-me")).to_be_visible()
+    await host.get_by_test_id("add-1").click()
+    await expect(guest.get_by_test_id("turn")).to_have_text("your turn")
+    await guest.get_by_test_id("add-1").click()
+    await expect(host.get_by_test_id("counter")).to_have_text("11")
+    await host_ctx.close()
+    await guest_ctx.close()

@@ -179,3 +179,135 @@ async def test_a_bot_whose_move_the_game_outran_thinks_again(any_db_url: str, ca
         async with srv.services.db.sessions() as s:
             assert not list((await s.execute(select(RefusedAction))).scalars())
         assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+async def room_json(srv: Served, rid: str, token: str) -> dict[str, Any]:
+    return (await call(srv, "GET", f"/api/rooms/{rid}", token)).json()  # type: ignore[no-any-return]
+
+
+async def until_seq(srv: Served, game_id: int, seq: int) -> None:
+    for _ in range(300):
+        if (await srv.services.games.get(game_id)).seq >= seq:
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"seq {seq} not reached")
+
+
+async def test_a_bot_the_host_hands_a_seat_to_plays_it_until_its_player_takes_it_back(any_db_url: str) -> None:
+    async with serve(any_db_url) as srv:
+        rid, host_token, (guest,) = await room_of(srv, 1)
+        game_id = (await call(srv, "POST", f"/api/rooms/{rid}/start", host_token)).json()["game_id"]
+        host = await Player(srv.ws_base, rid, host_token).connect()
+        p = await Player(srv.ws_base, rid, guest["token"]).connect()
+        r = await call(srv, "POST", f"/api/rooms/{rid}/seats/1/bot", host_token)
+        assert r.status_code == 200, r.text
+        you = (await p.expect("you"))["you"]
+        assert (you["seat"], you["away"]) == (1, True)  # still a member, still seat 1
+        seat = (await room_json(srv, rid, host_token))["seats"][1]
+        assert seat["bot"] and seat["away"] and seat["name"] == "P1"
+        assert (await host.act({"type": "add", "n": 1}))["seq"] == 1
+        # the bot plays seat 1; its player watches as that seat, and only that seat
+        state = await p.wait_state(lambda v: v["counter"] > 1)
+        assert state["view"]["secret"] == SECRETS[1]
+        view = (await call(srv, "GET", f"/api/rooms/{rid}/view", guest["token"])).json()
+        assert view["view"]["secret"] == SECRETS[1]
+        assert (await host.act({"type": "add", "n": 1}))["seq"] == 3
+        await until_seq(srv, game_id, 4)
+        refused = await p.act({"type": "add", "n": 1})
+        assert refused["code"] in ("bot_plays", "not_your_turn")
+        assert (await call(srv, "POST", f"/api/rooms/{rid}/back", guest["token"])).json() == {"seat": 1, "away": False}
+        you = (await p.expect("you"))["you"]
+        assert (you["seat"], you["away"]) == (1, False)
+        assert not (await room_json(srv, rid, host_token))["seats"][1]["bot"]
+        assert (await host.act({"type": "add", "n": 1}))["seq"] == 5
+        ack = await p.act({"type": "add", "n": 1})
+        assert ack["type"] == "ack" and ack["seq"] == 6
+        await asyncio.sleep(0.05)  # no bot moves for the seat any more
+        moves = await logged_moves(srv, game_id)
+        assert [(m.seat, m.member_id) for m in moves] == [
+            (0, host.welcome["you"]["member_id"]),
+            (1, None),
+            (0, host.welcome["you"]["member_id"]),
+            (1, None),
+            (0, host.welcome["you"]["member_id"]),
+            (1, guest["member_id"]),
+        ]
+        for q in (host, p):
+            await q.close()
+
+
+async def test_coming_back_with_the_token_takes_back_the_seat_the_host_handed_to_a_bot(any_db_url: str) -> None:
+    async with serve(any_db_url) as srv:
+        rid, host_token, (guest,) = await room_of(srv, 1, target=99)
+        game_id = (await call(srv, "POST", f"/api/rooms/{rid}/start", host_token)).json()["game_id"]
+        room = await room_json(srv, rid, host_token)
+        invite = room["invite_path"].rsplit("/", 1)[1]
+        host = await Player(srv.ws_base, rid, host_token).connect()
+        # the friend is gone: the host hands the seat to a bot, which moves
+        assert (await call(srv, "POST", f"/api/rooms/{rid}/seats/1/bot", host_token)).status_code == 200
+        assert (await host.act({"type": "add", "n": 1}))["type"] == "ack"
+        await until_seq(srv, game_id, 2)
+        # they come back by the invite link with their cookie (here: the token): same seat
+        r = await call(srv, "POST", f"/api/join/{invite}", guest["token"], {"name": "P1"})
+        assert r.json()["seat"] == 1 and r.json()["token"] is None
+        assert not (await room_json(srv, rid, host_token))["seats"][1]["bot"]
+        # handed over again, they come back by opening the room (a socket with their token)
+        assert (await call(srv, "POST", f"/api/rooms/{rid}/seats/1/bot", host_token)).status_code == 200
+        assert (await host.act({"type": "add", "n": 1}))["type"] == "ack"
+        await until_seq(srv, game_id, 4)
+        p = await Player(srv.ws_base, rid, guest["token"]).connect()
+        assert (p.welcome["you"]["seat"], p.welcome["you"]["away"]) == (1, False)
+        assert p.state["view"]["secret"] == SECRETS[1]
+        assert (await host.act({"type": "add", "n": 1}))["seq"] == 5
+        assert (await p.act({"type": "add", "n": 1}))["seq"] == 6
+        assert (await logged_moves(srv, game_id))[-1].member_id == guest["member_id"]
+        for q in (host, p):
+            await q.close()
+
+
+async def test_a_player_who_lets_a_bot_play_for_them_keeps_it_until_they_take_the_seat_back(any_db_url: str) -> None:
+    async with serve(any_db_url) as srv:
+        rid, host_token, (guest,) = await room_of(srv, 1, target=9)
+        r = await call(srv, "POST", f"/api/rooms/{rid}/away", guest["token"])
+        assert r.status_code == 409 and r.json()["code"] == "not_playing"
+        first = (await call(srv, "POST", f"/api/rooms/{rid}/start", host_token)).json()["game_id"]
+        assert (await call(srv, "POST", f"/api/rooms/{rid}/back", guest["token"])).json()["code"] == "not_away"
+        assert (await call(srv, "POST", f"/api/rooms/{rid}/away", guest["token"])).json() == {"seat": 1, "away": True}
+        assert (await call(srv, "POST", f"/api/rooms/{rid}/away", guest["token"])).json()["code"] == "already_away"
+        # reconnecting or joining again is not taking the seat back
+        p = await Player(srv.ws_base, rid, guest["token"]).connect()
+        assert p.welcome["you"]["away"] is True
+        await p.close()
+        invite = (await room_json(srv, rid, host_token))["invite_path"].rsplit("/", 1)[1]
+        await call(srv, "POST", f"/api/join/{invite}", guest["token"], {"name": "P1"})
+        assert (await room_json(srv, rid, guest["token"]))["you"]["away"] is True
+        # the bot plays for them to the end, and in the rematch
+        await play_out(srv, first)
+        assert all(m.member_id is None for m in await logged_moves(srv, first) if m.seat == 1)
+        second = (await call(srv, "POST", f"/api/rooms/{rid}/rematch", host_token)).json()["game_id"]
+        seat = (await room_json(srv, rid, host_token))["seats"][1]
+        assert seat["bot"] and seat["away"]
+        assert (await call(srv, "POST", f"/api/rooms/{rid}/back", guest["token"])).json() == {"seat": 1, "away": False}
+        await call(srv, "POST", f"/api/rooms/{rid}/seats/0/bot", host_token)  # the host may step away too
+        p = await Player(srv.ws_base, rid, guest["token"]).connect()
+        await p.wait_state(lambda v: v["turn"] == 1)
+        ack = await p.act({"type": "add", "n": 1})
+        assert ack["type"] == "ack"
+        assert (await logged_moves(srv, second))[ack["seq"] - 1].member_id == guest["member_id"]
+        await p.close()
+
+
+async def test_only_the_host_hands_another_members_seat_to_a_bot(any_db_url: str) -> None:
+    async with serve(any_db_url) as srv:
+        rid, host_token, (guest,) = await room_of(srv, 1)
+        await call(srv, "POST", f"/api/rooms/{rid}/bots", host_token, {"bot": "random"})
+        await call(srv, "POST", f"/api/rooms/{rid}/start", host_token)
+        r = await call(srv, "POST", f"/api/rooms/{rid}/seats/0/bot", guest["token"])
+        assert r.status_code == 403 and r.json()["code"] == "not_host"
+        r = await call(srv, "POST", f"/api/rooms/{rid}/seats/2/bot", host_token)
+        assert r.status_code == 409 and r.json()["code"] == "is_bot"
+        r = await call(srv, "POST", f"/api/rooms/{rid}/seats/3/bot", host_token)
+        assert r.status_code == 404 and r.json()["code"] == "no_seat"
+        # removal stays its own action: a kicked member's token stops working
+        assert (await call(srv, "DELETE", f"/api/rooms/{rid}/seats/1", host_token)).status_code == 200
+        assert (await call(srv, "GET", f"/api/rooms/{rid}/view", guest["token"])).status_code == 401

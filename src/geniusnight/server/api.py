@@ -121,6 +121,10 @@ async def join_room(
     room_id = (await svc.room_by_invite(invite)).id
     # a token for this room (cookie or bearer) brings its owner back to the same seat
     room, member, new_token = await svc.join(invite, body.name, seat_token(request, room_id))
+    if new_token is None and member.away_by == "host":
+        # coming back ends the bot's stand-in the host made while they were away
+        room, _ = await svc.seating(room_id, _taking_back(svc, member.id, only_by="host"))
+        await services.seats_changed(room_id, room.current_game_id)
     seat = await svc.seat_of(room, member)
     if new_token is not None:
         _set_cookie(request, response, room.id, new_token)
@@ -180,7 +184,68 @@ async def add_bot(
     return {"seat": member.seat, "name": member.name, "bot": member.bot}
 
 
-@router.delete("/rooms/{room_id}/seats/{seat}", summary="Host: kick (a bot takes over a running seat)")
+def _taking_back(svc: RoomService, member_id: int, only_by: str | None = None) -> Any:
+    """The change that gives ``member_id`` their seat back (only from a stand-in ``only_by``
+    made, if given: a race with another change may have ended it already)."""
+
+    async def take_back(room: Room) -> int | None:
+        member = await svc.s.get(Member, member_id)
+        if member is None or member.kicked:
+            raise ApiError(401, "not_member", "You are not in this room.")
+        if only_by is not None and member.away_by != only_by:
+            return await svc.seat_of(room, member)
+        return await svc.back(room, member)
+
+    return take_back
+
+
+@router.post("/rooms/{room_id}/seats/{seat}/bot", summary="Host: a bot plays a seat while its player is away")
+async def bot_stands_in(
+    room_id: str, seat: SeatNumber, request: Request, svc: RoomServiceDep, services: ServicesDep
+) -> dict[str, Any]:
+    """The player keeps their membership and the seat; they take it back by coming back
+    (joining again or connecting with their token) or with ``POST .../back``."""
+    caller = svc.require_host(*await _caller(svc, request, room_id))
+
+    async def hand_over(room: Room) -> int:
+        target = await svc.holder(room, seat)
+        if target is None:
+            raise ApiError(404, "no_seat", f"Seat {seat} is empty.")
+        return await svc.away(room, target, "self" if target.id == caller.id else "host")
+
+    room, _ = await svc.seating(room_id, hand_over)
+    await services.seats_changed(room_id, room.current_game_id)
+    return {"seat": seat, "away": True}
+
+
+@router.post("/rooms/{room_id}/away", summary="Let a bot play your seat until you take it back")
+async def away(room_id: str, request: Request, svc: RoomServiceDep, services: ServicesDep) -> dict[str, Any]:
+    _, member = await _caller(svc, request, room_id)
+    if member is None:
+        raise ApiError(401, "not_member", "You are not in this room.")
+    member_id = member.id
+
+    async def hand_over(room: Room) -> int:
+        me = await svc.s.get(Member, member_id)
+        assert me is not None
+        return await svc.away(room, me, "self")
+
+    room, seat = await svc.seating(room_id, hand_over)
+    await services.seats_changed(room_id, room.current_game_id)
+    return {"seat": seat, "away": True}
+
+
+@router.post("/rooms/{room_id}/back", summary="Take your seat back from the bot playing it")
+async def back(room_id: str, request: Request, svc: RoomServiceDep, services: ServicesDep) -> dict[str, Any]:
+    _, member = await _caller(svc, request, room_id)
+    if member is None:
+        raise ApiError(401, "not_member", "You are not in this room.")
+    room, seat = await svc.seating(room_id, _taking_back(svc, member.id))
+    await services.seats_changed(room_id, room.current_game_id)
+    return {"seat": seat, "away": False}
+
+
+@router.delete("/rooms/{room_id}/seats/{seat}", summary="Host: remove a member (a bot plays a running seat to the end)")
 async def kick(
     room_id: str, seat: SeatNumber, request: Request, svc: RoomServiceDep, services: ServicesDep
 ) -> dict[str, Any]:

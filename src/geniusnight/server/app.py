@@ -111,6 +111,17 @@ class Services:
         and tells each connection of the room its member's seat and host role."""
         await self.bus.publish({"kind": "seats", "room": room_id, "game": game_id})
 
+    async def seats_changed(self, room_id: str, game_id: int | None) -> None:
+        """Who holds or plays which seat of ``game_id`` changed (a kick, a bot standing in or
+        leaving the seat to its member again): every process and connection learns it, and a
+        bot that must act now gets its turn."""
+        await self.publish_seats(room_id, game_id)
+        if game_id is not None:
+            live = await self.games.get(game_id)
+            if not live.over:
+                self.driver.schedule(live)
+        await self.publish_room(room_id)
+
     async def publish_room(self, room_id: str) -> None:
         await self.bus.publish({"kind": "room", "room": room_id})
 

@@ -103,13 +103,13 @@ class Driver:
             # checked against the state it was chosen on: if the game moved on meanwhile (a
             # timeout, another seat's move), the move that moved it scheduled a new turn,
             # and the bot thinks again there
-            outcome = await self.games.submit(game_id, seat, action, ref=f"bot-{seq}-{seat}", at_seq=seq)
-            if not outcome.ok and outcome.code != "conflict":
+            outcome = await self.games.submit(game_id, seat, action, ref=f"bot-{seq}-{seat}", at_seq=seq, bot=True)
+            if not outcome.ok and outcome.code not in ("conflict", "not_bot"):
                 where = fields(live.room_id, game_id, seq, seat)
                 log.error("bot %s made an illegal move: %s", bot, outcome.message, extra=where)
                 fallback = self.random_action(live, seat, seq)
                 if fallback is not None:
-                    await self.games.submit(game_id, seat, fallback, ref=f"bot-{seq}-{seat}-fb", at_seq=seq)
+                    await self.games.submit(game_id, seat, fallback, ref=f"bot-{seq}-{seat}-fb", at_seq=seq, bot=True)
             return  # the committed move schedules the next bot turn
 
     def choose(self, live: LiveGame, seat: int, bot: str) -> dict[str, Any] | None:
@@ -201,7 +201,7 @@ class Driver:
             except Exception:
                 log.exception("sweep could not load game %s", game_id)
                 continue
-            live.seats = list(seats or live.seats)  # a kick may have turned a seat into a bot
+            live.seats = list(seats or live.seats)  # a kick or a stand-in may have made a seat a bot's
             if live.over:
                 continue
             bot_to_act = any(seat in live.engine.to_act(live.state) for seat in live.bot_seats())

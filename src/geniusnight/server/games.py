@@ -240,7 +240,8 @@ class GameService:
         return live
 
     async def reload_seats(self, game_id: int) -> None:
-        """A cached game learns again who holds and who plays its seats (after a kick)."""
+        """A cached game learns again who holds and who plays its seats (after a kick, or a
+        bot standing in for a member or leaving the seat to them again)."""
         live = self.live.get(game_id)
         if live is None:
             return
@@ -319,16 +320,24 @@ class GameService:
     # --- the pipeline ----------------------------------------------------------------
 
     async def submit(
-        self, game_id: int, seat: int | None, action: Any, ref: str | None = None, *, at_seq: int | None = None
+        self,
+        game_id: int,
+        seat: int | None,
+        action: Any,
+        ref: str | None = None,
+        *,
+        at_seq: int | None = None,
+        bot: bool = False,
     ) -> Outcome:
         """The server's own move for ``seat`` (a bot's; None: the system's). With ``at_seq``
-        it is refused as a ``conflict`` if the game has moved on past that seq."""
-        return await self._counted(self._submit(game_id, None, seat, action, ref, at_seq))
+        it is refused as a ``conflict`` if the game has moved on past that seq; with ``bot``
+        as ``not_bot`` if no bot plays the seat any more (its member took it back)."""
+        return await self._counted(self._submit(game_id, None, seat, action, ref, at_seq, bot))
 
     async def submit_for(self, game_id: int, member_id: int, action: Any, ref: str | None = None) -> Outcome:
         """A member's move, at the seat the member holds in this game (looked up under the
         game's lock, so a kick that lands first takes effect first)."""
-        return await self._counted(self._submit(game_id, member_id, None, action, ref, None))
+        return await self._counted(self._submit(game_id, member_id, None, action, ref, None, False))
 
     async def _counted(self, submitting: Coroutine[Any, Any, Outcome]) -> Outcome:
         self.in_flight += 1
@@ -346,7 +355,14 @@ class GameService:
         return not self.in_flight
 
     async def _submit(
-        self, game_id: int, member_id: int | None, seat: int | None, action: Any, ref: str | None, at_seq: int | None
+        self,
+        game_id: int,
+        member_id: int | None,
+        seat: int | None,
+        action: Any,
+        ref: str | None,
+        at_seq: int | None,
+        bot: bool,
     ) -> Outcome:
         received = time.perf_counter()
         live = await self.get(game_id)
@@ -362,6 +378,8 @@ class GameService:
                             return Outcome(False, live.seq, "spectator", "You hold no seat in this game.")
                         if live.seats[seat].get("bot"):
                             return Outcome(False, live.seq, "bot_plays", "A bot plays this seat now.")
+                    elif bot and (seat is None or not live.seats[seat].get("bot")):
+                        return Outcome(False, live.seq, "not_bot", "No bot plays this seat now.")
                     outcome = await self._try_commit(live, member_id, seat, action, ref, at_seq)
                     if outcome is not None:
                         break

@@ -69,6 +69,7 @@ class Connection:
     seat: int | None  # the member's seat as last told to the client (``you``); views go by the game's holders
     name: str
     host: bool = False  # the room's host as last told to the client
+    away: bool = False  # a bot stands in for the member, as last told to the client
     last_seq: dict[int, int] = field(default_factory=dict)  # game id -> last seq sent
     closed: bool = False  # no more frames are taken; the socket closes once the backlog is out
     backlog: deque[str] = field(default_factory=deque)
@@ -227,8 +228,8 @@ class Hub:
                 you = people.get(conn.member_id) if conn.member_id is not None else None
                 if you is None:
                     continue  # kicked: the "kicked" frame closes it
-                if (you["seat"], you["host"]) != (conn.seat, conn.host):
-                    conn.seat, conn.host = you["seat"], you["host"]
+                if (you["seat"], you["host"], you["away"]) != (conn.seat, conn.host, conn.away):
+                    conn.seat, conn.host, conn.away = you["seat"], you["host"], you["away"]
                     conn.send_json({"type": "you", "you": you})
         elif kind in ("kicked", "closed"):
             # a kicked member's connections, or everyone's when the room is closed

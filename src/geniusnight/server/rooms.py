@@ -3,7 +3,12 @@
 A seat belongs to one member. In the lobby that is ``Member.seat`` (seats 0..n-1, unique per
 room); once a game starts, its :class:`GameSeat` rows say who holds which of its seats.
 Every seat number a request names is resolved through these, never through a number a
-client or a connection remembers."""
+client or a connection remembers.
+
+A bot may stand in for a member who is away (``Member.away_by``): the member keeps their
+membership and their seats, the game's seat list says a bot plays (``"bot"`` with
+``"away": true``), and taking the seat back gives it to the member again. A kick is removal:
+the member leaves the room, and in a running game a bot plays their seat to the end."""
 
 from __future__ import annotations
 
@@ -140,6 +145,7 @@ class RoomService:
             "name": member.name,
             "seat": await self.seat_of(room, member),
             "host": member.id == room.host_member_id,
+            "away": member.away_by is not None,
         }
 
     async def identities(self, room: Room) -> dict[int, dict[str, Any]]:
@@ -159,7 +165,13 @@ class RoomService:
             )
             seats = {member_id: seat for member_id, seat in rows.all() if member_id is not None}
         return {
-            m.id: {"member_id": m.id, "name": m.name, "seat": seats.get(m.id), "host": m.id == room.host_member_id}
+            m.id: {
+                "member_id": m.id,
+                "name": m.name,
+                "seat": seats.get(m.id),
+                "host": m.id == room.host_member_id,
+                "away": m.away_by is not None,
+            }
             for m in people
         }
 
@@ -225,13 +237,16 @@ class RoomService:
         game = await self.s.get(Game, room.current_game_id) if room.current_game_id else None
         games = list((await self.s.execute(select(Game.id).where(Game.room_id == room.id).order_by(Game.id))).scalars())
         if game is not None and room.status != "lobby":
-            # once the game runs, its seat list is the truth (kicked players became bots)
+            # once the game runs, its seat list is the truth (kicked players became bots, a
+            # bot stands in for those away)
             seats = [
                 {
                     "seat": i,
                     "name": s["name"],
                     "bot": s.get("bot"),
-                    "online": s.get("bot") is not None or s.get("member_id") in (online or set()),
+                    "away": bool(s.get("away")),
+                    "online": (s.get("bot") is not None and not s.get("away"))
+                    or s.get("member_id") in (online or set()),
                     "host": s.get("member_id") == room.host_member_id,
                 }
                 for i, s in enumerate(game.seats)
@@ -242,6 +257,7 @@ class RoomService:
                     "seat": m.seat,
                     "name": m.name,
                     "bot": m.bot,
+                    "away": False,
                     "online": m.bot is not None or m.id in (online or set()),
                     "host": m.id == room.host_member_id,
                 }
@@ -416,6 +432,7 @@ class RoomService:
             target.kicked = True
             target.token_hash = None
             target.seat = None
+            target.away_by = None
             await self.s.flush()
             await self._renumber([m for m in await self.seated(room.id)])
             if room.status == "playing" and room.current_game_id is not None:
@@ -432,9 +449,48 @@ class RoomService:
         ).scalar_one()
         held.member_id = None
         seats = [dict(s) for s in game.seats]
-        seats[seat]["bot"] = get_engine(game.engine).info.bots[-1].id
+        seats[seat]["bot"] = _stand_in(game.engine)
         seats[seat]["name"] = f"{seats[seat]['name']} (bot)"
+        seats[seat].pop("away", None)
         game.seats = seats
+
+    async def away(self, room: Room, member: Member, by: str) -> int:
+        """A bot plays ``member``'s seat of the current game while they are away (``by``:
+        "host" or "self"), and their seats of the games after it until they are back. The
+        member keeps their membership, their token and the seat. Not committed."""
+        if member.bot is not None:
+            raise ApiError(409, "is_bot", "A bot plays that seat already.")
+        if room.status == "lobby" or room.current_game_id is None:
+            raise ApiError(409, "not_playing", "A bot can stand in once a game has started.")
+        seat = await self.seat_of(room, member)
+        if seat is None:
+            raise ApiError(409, "no_seat", "That member holds no seat in this game.")
+        if member.away_by is not None:
+            raise ApiError(409, "already_away", "A bot already plays this seat.")
+        member.away_by = by
+        game = await self.s.get(Game, room.current_game_id)
+        if game is not None and game.finished_at is None:
+            seats = [dict(s) for s in game.seats]
+            seats[seat].update(bot=_stand_in(game.engine), away=True)
+            game.seats = seats
+        return seat
+
+    async def back(self, room: Room, member: Member) -> int | None:
+        """``member`` takes their seat back from the bot standing in: from now on they play
+        it themselves. Returns the seat (None: they hold none now). Not committed."""
+        if member.away_by is None:
+            raise ApiError(409, "not_away", "No bot plays for you.")
+        member.away_by = None
+        seat = await self.seat_of(room, member)
+        if seat is None or room.current_game_id is None:
+            return seat
+        game = await self.s.get(Game, room.current_game_id)
+        if game is not None and game.seats[seat].get("away"):
+            seats = [dict(s) for s in game.seats]
+            seats[seat].pop("away")
+            seats[seat]["bot"] = None
+            game.seats = seats
+        return seat
 
     async def pass_host(self, room: Room, seat: int) -> None:
         target = await self.holder(room, seat)
@@ -470,7 +526,7 @@ class RoomService:
             options=options,
             seed=secrets.randbits(63),
             players=len(seated),
-            seats=[{"name": m.name, "member_id": m.id, "bot": m.bot} for m in seated],
+            seats=[_game_seat(m, room.game) for m in seated],
             time_limits=dict(room.time_limits),
         )
         self.s.add(game)
@@ -509,6 +565,18 @@ def chat_json(m: ChatMessage) -> dict[str, Any]:
         "text": m.text,
         "at": m.created_at.isoformat(),
     }
+
+
+def _stand_in(engine: str) -> str:
+    """The bot that plays a seat nobody plays: the game's strongest (listed last)."""
+    return get_engine(engine).info.bots[-1].id
+
+
+def _game_seat(member: Member, engine: str) -> dict[str, Any]:
+    """A new game's seat for ``member``: a bot stands in for a member who is away."""
+    if member.bot is None and member.away_by is not None:
+        return {"name": member.name, "member_id": member.id, "bot": _stand_in(engine), "away": True}
+    return {"name": member.name, "member_id": member.id, "bot": member.bot}
 
 
 def _bot_name(label: str, taken: set[str]) -> str:

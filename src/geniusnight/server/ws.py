@@ -13,7 +13,7 @@ from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from ..db import Member
+from ..db import Member, Room
 from ..logs import fields
 from .app import Services
 from .deps import cookie_name
@@ -66,14 +66,17 @@ async def room_socket(ws: WebSocket) -> None:
 
 async def _connect(ws: WebSocket, services: Services, room_id: str) -> None:
     try:
-        conn = await _admit(ws, services, room_id)
+        admitted = await _admit(ws, services, room_id)
     except (WebSocketDisconnect, RuntimeError):
         return
-    if conn is None:
+    if admitted is None:
         return
+    conn, came_back, game_id = admitted
     where = fields(room_id, seat=conn.seat)
     log.info("socket open: member %s", conn.member_id, extra=where)
     try:
+        if came_back:  # the seat is the member's again: every process's game learns it first
+            await services.publish_seats(room_id, game_id)
         await _welcome(services, conn)
         await services.publish_room(room_id)  # someone came online
         await _serve(ws, services, conn)
@@ -89,10 +92,11 @@ async def _connect(ws: WebSocket, services: Services, room_id: str) -> None:
             await services.publish_room(room_id)
 
 
-async def _admit(ws: WebSocket, services: Services, room_id: str) -> Connection | None:
-    """The hello, the seat token, the room: a Connection in the hub, or None (refused and
-    closed). Everything looked up here is dropped on return: an idle connection keeps only
-    its Connection."""
+async def _admit(ws: WebSocket, services: Services, room_id: str) -> tuple[Connection, bool, int | None] | None:
+    """The hello, the seat token, the room: a Connection in the hub, whether its member came
+    back to a seat a bot played for them, and the room's game; or None (refused and closed).
+    Everything looked up here is dropped on return: an idle connection keeps only its
+    Connection."""
     settings = services.settings
     hello = await _hello(ws, settings.max_frame_bytes, settings.hello_seconds)
     if hello is None:
@@ -111,6 +115,21 @@ async def _admit(ws: WebSocket, services: Services, room_id: str) -> Connection 
             await ws.send_json(error(None, "not_member", "Join the room by its invite link first."))
             await ws.close(code=4401)
             return None
+        # a member the host handed to a bot comes back by connecting while none of their
+        # sockets is open; a bot the member asked for stays until they take the seat back
+        came_back = member.away_by == "host" and member.id not in services.hub.online_members(room_id)
+        if came_back:
+            member_id = member.id
+
+            async def take_back(room: Room) -> Member:
+                back = await s.get(Member, member_id)
+                assert back is not None
+                if back.away_by == "host":
+                    await svc.back(room, back)
+                return back
+
+            room, returned = await svc.seating(room_id, take_back)
+            member = returned
         conn = Connection(
             ws=ws,
             room_id=room_id,
@@ -118,9 +137,11 @@ async def _admit(ws: WebSocket, services: Services, room_id: str) -> Connection 
             seat=await svc.seat_of(room, member),
             name=member.name,
             host=member.id == room.host_member_id,
+            away=member.away_by is not None,
         )
+        game_id = room.current_game_id
     services.hub.add(conn)
-    return conn
+    return conn, came_back, game_id
 
 
 async def _welcome(services: Services, conn: Connection) -> None:
@@ -133,7 +154,13 @@ async def _welcome(services: Services, conn: Connection) -> None:
             "type": "welcome",
             "seat": conn.seat,
             "room": snap,
-            "you": {"member_id": conn.member_id, "name": conn.name, "seat": conn.seat, "host": conn.host},
+            "you": {
+                "member_id": conn.member_id,
+                "name": conn.name,
+                "seat": conn.seat,
+                "host": conn.host,
+                "away": conn.away,
+            },
             "chat": chat,
         }
     )
