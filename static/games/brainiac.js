@@ -4,6 +4,7 @@
 // Test hooks (data-testid): docs/rules/brainiac.md.
 
 // the page's one DOM builder: player text always as text, never HTML
+import { focusKeeper } from "/static/js/a11y.js";
 import { createReveal } from "/static/js/reveal.js";
 import { el as h } from "/static/js/api.js";
 
@@ -27,7 +28,10 @@ export function createGameView(root, ctx) {
   };
 
   root.classList.add("bq");
-  const status = h("div", { class: "bq-status", "data-testid": "bq-status", role: "status", "aria-live": "polite" });
+  const status = h("div", { class: "bq-status", "data-testid": "bq-status", role: "status", "aria-live": "polite", tabindex: "-1" });
+  // updates rebuild the buttons: the keyboard goes back to the same one (by data-testid) or,
+  // when it is gone, to the next useful one, else the status line
+  const focus = focusKeeper(root, { fallback: () => status });
   const roundInfo = h("span", { class: "bq-round", "data-testid": "bq-round" });
   const deadline = h("span", { class: "bq-deadline", "data-testid": "bq-deadline" });
   const top = h("div", { class: "bq-top" }, status, h("div", { class: "bq-meta" }, roundInfo, deadline));
@@ -392,6 +396,10 @@ export function createGameView(root, ctx) {
   }
 
   function render() {
+    focus.keep(rebuild);
+  }
+
+  function rebuild() {
     const v = ui.view;
     if (!v) return;
     status.textContent = statusText(v);
@@ -405,7 +413,7 @@ export function createGameView(root, ctx) {
   }
 
   // a finished round stops the table for its reveal, even when a bot asks the next one at once
-  const stage = createReveal(document.body);
+  const stage = createReveal(document.body, { returnFocus: () => focus.land() });
   function announceRound(prev, v) {
     const rounds = v.history || [];
     if (!prev || ctx.mode === "replay") { for (const r of rounds) stage.remember(`${r.round}:${r.tiebreak ? 1 : 0}`); return; }

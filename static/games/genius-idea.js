@@ -8,6 +8,7 @@
 
 // the page's one DOM builder: player text always as text, never HTML
 import { el as h } from "/static/js/api.js";
+import { focusKeeper } from "/static/js/a11y.js";
 import { createReveal } from "/static/js/reveal.js";
 
 const ROLE_LABEL = { riddler: "Riddler", disruptor: "Disruptor", solver: "Solver" };
@@ -32,6 +33,12 @@ export function createGameView(root, ctx) {
     timer: null,
   };
   root.classList.add("gi-root");
+  // every update rebuilds the view: the keyboard goes back to the same card or button (or,
+  // when that one is gone, the next useful one, else the prompt)
+  const focus = focusKeeper(root, {
+    key: (n) => [n.getAttribute("data-testid"), n.getAttribute("data-word") ?? n.getAttribute("data-public-word") ?? n.getAttribute("data-hint")].join("|"),
+    fallback: () => ["gi-prompt", "gi-result", "gi-banner", "gi-phase"].map((id) => root.querySelector(`[data-testid="${id}"]`)).find(Boolean),
+  });
 
   const mySeat = () => (ctx.seat === null || ctx.seat === undefined ? null : ctx.seat);
   const canSend = () => ctx.mode !== "replay" && typeof ctx.send === "function" && mySeat() !== null;
@@ -75,7 +82,7 @@ export function createGameView(root, ctx) {
       h("span", { class: "gi-mode", "data-testid": "gi-mode" }, v.mode === "coop"
         ? `Co-op · team ${v.scores.reduce((a, b) => a + b, 0)}, needs more than ${COOP_TARGET}`
         : "Competitive"),
-      h("span", { class: "gi-phase", "data-testid": "gi-phase", "data-phase": v.phase }, phaseText),
+      h("span", { class: "gi-phase", "data-testid": "gi-phase", "data-phase": v.phase, tabindex: "-1" }, phaseText),
       h("span", { class: "gi-timer", "data-testid": "gi-timer", hidden: !ui.meta.deadline }),
     );
   }
@@ -122,7 +129,7 @@ export function createGameView(root, ctx) {
         const names = r.winners.map(nameOf).join(" and ");
         text = r.winners.length > 1 ? `Shared victory: ${names}.` : `${names} wins!`;
       }
-      return h("div", { class: "gi-banner gi-banner-over", "data-testid": "gi-result", role: "status" }, text);
+      return h("div", { class: "gi-banner gi-banner-over", "data-testid": "gi-result", role: "status", tabindex: "-1" }, text);
     }
     const last = v.history && v.history[v.history.length - 1];
     if (!last || (v.phase !== "prepare" && v.revealed && v.revealed.length > 1)) return null;
@@ -136,7 +143,7 @@ export function createGameView(root, ctx) {
     if (last.disruptor !== null && last.disruptor !== undefined && last.points[last.disruptor]) {
       text += ` ${nameOf(last.disruptor)} (Disruptor) +${last.points[last.disruptor]}.`;
     }
-    return h("div", { class: "gi-banner", "data-testid": "gi-banner", role: "status" }, text);
+    return h("div", { class: "gi-banner", "data-testid": "gi-banner", role: "status", tabindex: "-1" }, text);
   }
 
   function prompt(v) {
@@ -161,7 +168,7 @@ export function createGameView(root, ctx) {
       }
       text += ` Worth ${v.points_if_solved} now.`;
     }
-    return text ? h("p", { class: "gi-prompt", "data-testid": "gi-prompt" }, text) : null;
+    return text ? h("p", { class: "gi-prompt", "data-testid": "gi-prompt", tabindex: "-1" }, text) : null;
   }
 
   function prepareSection(v) {
@@ -431,6 +438,10 @@ export function createGameView(root, ctx) {
   // --- render -----------------------------------------------------------------------------
 
   function render() {
+    focus.keep(rebuild);
+  }
+
+  function rebuild() {
     const v = ui.view;
     root.replaceChildren();
     if (!v) return;
@@ -464,7 +475,7 @@ export function createGameView(root, ctx) {
   ui.timer = setInterval(tick, 250);
 
   // a finished riddle gets its own moment on screen before the next round takes over
-  const stage = createReveal(document.body);
+  const stage = createReveal(document.body, { returnFocus: () => focus.land() });
   function announceRound(prev, v) {
     const rounds = v.history || [];
     if (!prev || ctx.mode === "replay") { for (const r of rounds) stage.remember(r.round); return; }

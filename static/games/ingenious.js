@@ -5,6 +5,13 @@
 // cell's neighbours for the second colour (or click the neighbour first: the order of clicks
 // decides which colour goes where; "Flip" swaps them). The preview shows the points; "Place"
 // confirms. Legal targets are highlighted (the first-round start-symbol rule included).
+//
+// Keyboard: the rack and the board are one tab stop each (roving tabindex). In the rack the
+// arrows pick a tile and Enter takes it to the board. On the board a cursor moves with the
+// arrows (Left/Right along a row, Up/Down to the row above/below, keeping the column) or
+// exactly one hex with Q E A D Z C (up-left, up-right, left, right, down-left, down-right);
+// Enter puts the first colour under the cursor, then the arrows (or Q E A D Z C) choose where
+// the second colour goes, Enter places the tile, Escape steps back, F flips the colours.
 
 // the page's one DOM builder: player text always as text, never HTML
 import { el as h } from "/static/js/api.js";
@@ -15,6 +22,11 @@ const FILL = { red: "#d62839", green: "#2b9348", blue: "#1c6dd0", orange: "#f372
 const INK = { red: "#fff", green: "#fff", blue: "#fff", orange: "#2b1600", yellow: "#3b2f00", purple: "#fff" };
 const SHAPE = { red: "star", green: "disc", blue: "hexagon", orange: "triangle", yellow: "sun", purple: "diamond" };
 const DIRS = [[1, 0], [1, -1], [0, -1], [-1, 0], [-1, 1], [0, 1]];
+// keys that step exactly one hex, laid out like the hexes around S on a QWERTY keyboard
+const HEX_KEYS = { q: [0, -1], e: [1, -1], a: [-1, 0], d: [1, 0], z: [-1, 1], c: [0, 1] };
+// the second colour's direction in words, and the order a fresh first cell offers them
+const DIR_NAME = { "1,0": "right", "0,1": "down-right", "-1,1": "down-left", "-1,0": "left", "0,-1": "up-left", "1,-1": "up-right" };
+const DIR_ORDER = [[1, 0], [0, 1], [-1, 1], [-1, 0], [0, -1], [1, -1]];
 const SQRT3 = Math.sqrt(3);
 
 function s(tag, attrs = {}, ...children) {
@@ -107,6 +119,11 @@ function onBoard(q, r, R) {
   return Math.max(Math.abs(q), Math.abs(r), Math.abs(q + r)) <= R;
 }
 
+// A cell's name for people: rows top to bottom, columns left to right within the row, from 1.
+export function cellName(q, r, R) {
+  return `row ${r + R + 1}, column ${q - Math.max(-R, -R - r) + 1}`;
+}
+
 function boardMap(view) {
   const m = new Map();
   for (const [q, r, c] of view.board) m.set(key(q, r), c);
@@ -186,7 +203,11 @@ export function previewGain(view, seat, colours, cells) {
 export function createGameView(root, ctx) {
   // busy: a move is being sent; sentSeq: the seq of the view it was made on, while it was
   // accepted but the next state frame has not come yet (the ack can beat the frame or not)
-  const ui = { tile: null, first: null, second: null, flipped: false, busy: false, sentSeq: null };
+  // cursor: the board's keyboard cursor [q, r] (its one tab stop), cursorX the column it keeps
+  // on Up/Down; rackFocus: the rack's tab stop; refocus: after a move, put the keyboard on the
+  // next useful control once the board is unlocked
+  const ui = { tile: null, first: null, second: null, flipped: false, busy: false, sentSeq: null,
+    cursor: null, cursorX: null, rackFocus: 0, refocus: false };
   let view = null;
   let meta = {};
   let cellNodes = new Map();
@@ -206,7 +227,9 @@ export function createGameView(root, ctx) {
     },
   }, "Zoom in");
   const top = h("div", { class: "ingenious-top" }, status, h("div", { class: "ingenious-meta" }, deadline, bag, zoomBtn));
-  const boardSvg = s("svg", { class: "ingenious-board", "data-testid": "ingenious-board", role: "group", "aria-label": "Board" });
+  const boardSvg = s("svg", { class: "ingenious-board", "data-testid": "ingenious-board", role: "group",
+    "aria-label": "Board: arrow keys move, Enter places the first colour, then arrows choose the second, Enter confirms, Escape steps back, F flips" });
+  boardSvg.addEventListener("keydown", boardKey);
   const boardWrap = h("div", { class: "ingenious-board-wrap" });
   boardWrap.append(boardSvg);
   const prompt = h("div", { class: "ingenious-prompt", "data-testid": "ingenious-prompt" });
@@ -217,7 +240,7 @@ export function createGameView(root, ctx) {
   const confirmBtn = h("button", { type: "button", class: "primary", "data-testid": "ingenious-confirm", onclick: confirm }, "Place");
   const controls = h("div", { class: "ingenious-controls" }, flipBtn, cancelBtn, confirmBtn);
   const scores = h("div", { class: "ingenious-scores", "data-testid": "ingenious-scores" });
-  const ranking = h("div", { class: "ingenious-ranking", "data-testid": "ingenious-ranking" });
+  const ranking = h("div", { class: "ingenious-ranking", "data-testid": "ingenious-ranking", tabindex: "-1" });
   const log = h("ul", { class: "ingenious-log", "data-testid": "ingenious-log", "aria-label": "Moves" });
   const side = h(
     "div",
@@ -269,14 +292,11 @@ export function createGameView(root, ctx) {
       for (let q = -R; q <= R; q++) {
         if (!onBoard(q, r, R)) continue;
         const [cx, cy] = pixel(q, r);
-        const g = s("g", { class: "ingenious-cell", "data-cell": key(q, r), tabindex: "-1", role: "button" });
+        const g = s("g", { class: "ingenious-cell", "data-cell": key(q, r), tabindex: "-1", role: "button", "aria-roledescription": "cell" });
         const poly = s("polygon", { points: hexPoints(cx, cy, 0.97), class: "ingenious-hex" });
         const content = s("g", { class: "ingenious-content" });
         g.append(poly, content);
-        g.addEventListener("click", () => clickCell(q, r));
-        g.addEventListener("keydown", (e) => {
-          if (e.key === "Enter" || e.key === " ") { e.preventDefault(); clickCell(q, r); }
-        });
+        g.addEventListener("click", () => { setCursor(q, r); clickCell(q, r); });
         cellLayer.append(g);
         cellNodes.set(key(q, r), { g, poly, content, cx, cy, q, r, shown: null });
       }
@@ -298,6 +318,7 @@ export function createGameView(root, ctx) {
 
   function renderBoard() {
     if (boardRadius !== view.radius) buildBoard();
+    if (!ui.cursor || !cellNodes.has(key(...ui.cursor))) ui.cursor = [0, 0];
     const board = boardMap(view);
     const starts = new Set(view.starts.map(([q, r]) => key(q, r)));
     const free = new Set((view.free_starts || []).map(([q, r]) => key(q, r)));
@@ -322,16 +343,14 @@ export function createGameView(root, ctx) {
       if (starts.has(k) && free.has(k) && view.first_round && !view.over) cls.push("ingenious-start-free");
       if (ghost.has(k)) cls.push("ingenious-ghost");
       if (last.has(k)) cls.push("ingenious-last");
-      const isTarget = targets.has(k) || (ui.first && key(...ui.first) === k && ui.tile !== null);
       if (targets.has(k)) cls.push("ingenious-target");
       if (ui.first && key(...ui.first) === k) cls.push("ingenious-first");
+      node.g.setAttribute("tabindex", k === key(...ui.cursor) ? "0" : "-1");
+      if (k === key(...ui.cursor)) cls.push("ingenious-cursor");
       node.g.setAttribute("class", cls.join(" "));
-      node.g.setAttribute("tabindex", isTarget ? "0" : "-1");
       if (targets.has(k)) node.g.setAttribute("data-target", "1");
       else node.g.removeAttribute("data-target");
-      const [q, r] = k.split(",");
-      const label = colour ? `${colour} ${SHAPE[colour]}${starts.has(k) ? " start symbol" : ""}` : "empty";
-      node.g.setAttribute("aria-label", `cell ${q}, ${r}: ${label}`);
+      node.g.setAttribute("aria-label", cellLabel(node, board.get(k), ghost.get(k), starts.has(k), targets.has(k)));
     }
     // placed tiles: a bridge between the two hexes of each tile
     const bridges = boardSvg.querySelector(".ingenious-bridges");
@@ -346,6 +365,131 @@ export function createGameView(root, ctx) {
       const [x2, y2] = pixel(...ui.second);
       bridges.append(bridge(x1, y1, x2, y2, "ingenious-bridge ingenious-bridge-ghost"));
     }
+  }
+
+  function cellLabel(node, placed, ghostColour, start, target) {
+    let what;
+    if (placed) what = `${placed} ${SHAPE[placed]}${start ? ", start symbol" : ""}`;
+    else if (ghostColour) what = `${ghostColour}, ${ui.first && key(...ui.first) === key(node.q, node.r) ? "first" : "second"} half of your tile`;
+    else what = target ? "empty, you can place here" : "empty";
+    return `${cellName(node.q, node.r, view.radius)}, ${what}`;
+  }
+
+  // --- the keyboard on the board: a cursor, then a direction for the second colour ----------
+
+  function setCursor(q, r) {
+    ui.cursor = [q, r];
+    ui.cursorX = pixel(q, r)[0];
+  }
+
+  function focusCursor() {
+    const node = cellNodes.get(key(...ui.cursor));
+    if (!node) return;
+    for (const other of cellNodes.values()) other.g.setAttribute("tabindex", other === node ? "0" : "-1");
+    node.g.focus({ preventScroll: false });
+  }
+
+  // From the rack to the board: the cursor stays where it was if a tile may go there, else it
+  // goes to the first cell (in reading order) where one may.
+  function focusBoard() {
+    if (!view) return;
+    const partners = canPlace() ? legalTargets(view, view.first_round) : new Map();
+    if (partners.size && !partners.has(key(...(ui.cursor || [0, 0])))) {
+      const [q, r] = partners.keys().next().value.split(",").map(Number);
+      setCursor(q, r);
+    }
+    render();
+    focusCursor();
+  }
+
+  // Up/Down: of the two cells in the next row, the one nearest the column the cursor keeps.
+  function verticalStep(q, r, dr) {
+    const options = (dr < 0 ? [[q, r - 1], [q + 1, r - 1]] : [[q - 1, r + 1], [q, r + 1]]).filter(([x, y]) => onBoard(x, y, view.radius));
+    if (!options.length) return null;
+    const x = ui.cursorX ?? pixel(q, r)[0];
+    options.sort((a, b) => Math.abs(pixel(...a)[0] - x) - Math.abs(pixel(...b)[0] - x));
+    return options[0];
+  }
+
+  function moveCursor(e) {
+    const [q, r] = ui.cursor;
+    const R = view.radius;
+    const k = e.key.length === 1 ? e.key.toLowerCase() : e.key;
+    let next = null;
+    if (HEX_KEYS[k]) next = [q + HEX_KEYS[k][0], r + HEX_KEYS[k][1]];
+    else if (k === "ArrowLeft") next = [q - 1, r];
+    else if (k === "ArrowRight") next = [q + 1, r];
+    else if (k === "ArrowUp" || k === "ArrowDown") next = verticalStep(q, r, k === "ArrowUp" ? -1 : 1);
+    else if (k === "Home") next = [Math.max(-R, -R - r), r];
+    else if (k === "End") next = [Math.min(R, R - r), r];
+    else return false;
+    if (next && onBoard(next[0], next[1], R)) {
+      const keepX = k === "ArrowUp" || k === "ArrowDown";
+      const x = ui.cursorX;
+      setCursor(...next);
+      if (keepX && x !== null) ui.cursorX = x;
+      render();
+      focusCursor();
+    }
+    return true;
+  }
+
+  // With the first colour down: the arrows choose among the free neighbours. Up and Down each
+  // have two (up-left/up-right, down-left/down-right): pressing again takes the other one.
+  function chooseSecond(e) {
+    const partners = legalTargets(view, view.first_round).get(key(...ui.first)) || new Set();
+    const [q, r] = ui.first;
+    const k = e.key.length === 1 ? e.key.toLowerCase() : e.key;
+    let dirs;
+    if (HEX_KEYS[k]) dirs = [HEX_KEYS[k]];
+    else if (k === "ArrowLeft") dirs = [[-1, 0]];
+    else if (k === "ArrowRight") dirs = [[1, 0]];
+    else if (k === "ArrowUp") dirs = [[0, -1], [1, -1]];
+    else if (k === "ArrowDown") dirs = [[-1, 1], [0, 1]];
+    else return false;
+    const free = dirs.map(([dq, dr]) => [q + dq, r + dr]).filter((c) => partners.has(key(...c)));
+    if (free.length) {
+      const now = ui.second ? free.findIndex((c) => key(...c) === key(...ui.second)) : -1;
+      ui.second = free[(now + 1) % free.length];
+    } else {
+      preview.textContent = `No free cell ${dirs.map(([dq, dr]) => DIR_NAME[key(dq, dr)]).join(" or ")} of the first colour.`;
+      return true;
+    }
+    render();
+    return true;
+  }
+
+  function boardKey(e) {
+    if (!view || e.altKey || e.ctrlKey || e.metaKey) return;
+    const k = e.key.length === 1 ? e.key.toLowerCase() : e.key;
+    const placing = canPlace() && !ui.busy;
+    if (k === "Enter" || k === " ") {
+      e.preventDefault();
+      if (!placing) return;
+      if (ui.first && ui.second) { confirm(); return; }
+      const partners = legalTargets(view, view.first_round);
+      const here = key(...ui.cursor);
+      if (!partners.has(here)) { preview.textContent = "No tile can start on this cell."; return; }
+      if (ui.tile === null) ui.tile = 0;
+      ui.first = [...ui.cursor];
+      const [q, r] = ui.first;
+      ui.second = DIR_ORDER.map(([dq, dr]) => [q + dq, r + dr]).find((c) => partners.get(here).has(key(...c)));
+      render();
+      focusCursor();
+      return;
+    }
+    if (k === "Escape") {
+      e.preventDefault();
+      if (ui.first) { clearSelection(); render(); focusCursor(); }
+      else { ui.tile = null; clearSelection(); render(); focusRack(); }
+      return;
+    }
+    if (k === "f") {
+      if (placing && colours()) { e.preventDefault(); ui.flipped = !ui.flipped; render(); }
+      return;
+    }
+    const handled = placing && ui.first ? chooseSecond(e) : moveCursor(e);
+    if (handled) e.preventDefault();
   }
 
   function clickCell(q, r) {
@@ -375,6 +519,7 @@ export function createGameView(root, ctx) {
       if (res && res.ok) {
         ui.tile = null;
         clearSelection();
+        ui.refocus = true;
         if (meta.seq === before && before !== undefined) ui.sentSeq = before;
       }
     } finally {
@@ -390,42 +535,98 @@ export function createGameView(root, ctx) {
     try {
       const before = meta.seq;
       const res = await ctx.send({ type: "swap", accept });
+      if (res && res.ok) ui.refocus = true;
       if (res && res.ok && meta.seq === before && before !== undefined) ui.sentSeq = before;
     } finally { ui.busy = false; render(); }
   }
 
+  // The rack's buttons live across updates (a re-render never takes the keyboard away); only
+  // the tile each shows changes. One tab stop, the arrows move along it.
+  const rackButtons = [];
+  function rackButton(i) {
+    if (!rackButtons[i]) {
+      rackButtons[i] = h("button", {
+        type: "button", class: "ingenious-tile", "data-rack-index": i, role: "option",
+        onclick: (e) => pickTile(i, e.detail === 0),
+        onkeydown: (e) => rackKey(e, i),
+        onfocus: () => { ui.rackFocus = i; },
+      });
+    }
+    return rackButtons[i];
+  }
+
   function renderRack() {
-    rack.replaceChildren();
     if (!Array.isArray(view.rack) || view.over) {
       rack.hidden = true;
+      rack.replaceChildren();
       return;
     }
     rack.hidden = false;
-    if (ui.tile !== null && ui.tile >= view.rack.length) { ui.tile = null; clearSelection(); }
+    const n = view.rack.length;
+    if (ui.tile !== null && ui.tile >= n) { ui.tile = null; clearSelection(); }
+    ui.rackFocus = Math.max(0, Math.min(ui.rackFocus, n - 1));
+    while (rack.children.length > n) rack.lastChild.remove();
+    const low = Math.min(...Object.values(view.scores[ctx.seat]));
+    const usable = canPlace() && !ui.busy;
     view.rack.forEach((t, i) => {
-      const low = Math.min(...Object.values(view.scores[ctx.seat]));
-      const shows = t.filter((c) => view.scores[ctx.seat][c] === low).length > 0;
-      const b = h(
-        "button",
-        {
-          type: "button",
-          class: `ingenious-tile${ui.tile === i ? " selected" : ""}${shows ? " lowest" : ""}`,
-          "data-rack-index": i,
-          "data-colors": t.join(","),
-          role: "option",
-          "aria-selected": ui.tile === i ? "true" : "false",
-          "aria-label": `${t[0]} ${SHAPE[t[0]]} and ${t[1]} ${SHAPE[t[1]]}`,
-          disabled: !canPlace() || ui.busy,
-          onclick: () => {
-            if (ui.tile === i) ui.flipped = !ui.flipped;
-            else { ui.tile = i; ui.flipped = false; }
-            render();
-          },
-        },
-        tileIcon(t),
-      );
-      rack.append(b);
+      const b = rackButton(i);
+      if (b.parentNode !== rack) rack.append(b);
+      const shows = t.some((c) => view.scores[ctx.seat][c] === low);
+      b.className = `ingenious-tile${ui.tile === i ? " selected" : ""}${shows ? " lowest" : ""}`;
+      if (b.getAttribute("data-colors") !== t.join(",")) {
+        b.setAttribute("data-colors", t.join(","));
+        b.replaceChildren(tileIcon(t));
+      }
+      b.setAttribute("aria-selected", ui.tile === i ? "true" : "false");
+      b.setAttribute("aria-label", `${t[0]} ${SHAPE[t[0]]} and ${t[1]} ${SHAPE[t[1]]}`);
+      // aria-disabled, not disabled: the rack keeps the keyboard between turns
+      b.setAttribute("aria-disabled", usable ? "false" : "true");
+      b.setAttribute("tabindex", i === ui.rackFocus ? "0" : "-1");
     });
+  }
+
+  function pickTile(i, keyboard) {
+    if (!canPlace() || ui.busy) return;
+    if (keyboard) {
+      if (ui.tile !== i) { ui.tile = i; clearSelection(); }
+      focusBoard();
+      return;
+    }
+    if (ui.tile === i) ui.flipped = !ui.flipped;
+    else { ui.tile = i; ui.flipped = false; }
+    render();
+  }
+
+  function focusRack() {
+    const b = rackButtons[ui.rackFocus];
+    if (b && b.isConnected && !rack.hidden) b.focus();
+  }
+
+  function rackKey(e, i) {
+    const n = view && Array.isArray(view.rack) ? view.rack.length : 0;
+    let j = null;
+    if (e.key === "ArrowLeft" || e.key === "ArrowUp") j = (i + n - 1) % n;
+    else if (e.key === "ArrowRight" || e.key === "ArrowDown") j = (i + 1) % n;
+    else if (e.key === "Home") j = 0;
+    else if (e.key === "End") j = n - 1;
+    else if (e.key === "Escape") { e.preventDefault(); ui.tile = null; clearSelection(); render(); return; }
+    else if (e.key.toLowerCase() === "f" && ui.tile === i && canPlace()) { e.preventDefault(); ui.flipped = !ui.flipped; render(); return; }
+    if (j === null || !n) return;
+    e.preventDefault();
+    ui.rackFocus = j;
+    render();
+    focusRack();
+  }
+
+  // After a move: the keyboard goes to what comes next (the swap question, the rack, or the
+  // ranking when the game is over), never to the page's start.
+  function placeFocus() {
+    ui.refocus = false;
+    const swapYes = prompt.querySelector('[data-testid="ingenious-swap-yes"]');
+    if (swapYes && !swapYes.disabled) swapYes.focus();
+    else if (!rack.hidden && rack.children.length) focusRack();
+    else if (!ranking.hidden) ranking.focus();
+    else focusCursor();
   }
 
   function gainText(gained) {
@@ -446,9 +647,11 @@ export function createGameView(root, ctx) {
     if (!ui.first) { preview.textContent = `Pick a highlighted cell for ${col[0]}.`; return; }
     if (!ui.second) { preview.textContent = `Pick a neighbouring cell for ${col[1]}.`; return; }
     const p = previewGain(view, ctx.seat, col, [ui.first, ui.second]);
+    const where = `${col[0]} on ${cellName(...ui.first, view.radius)}, ${col[1]} ${DIR_NAME[key(ui.second[0] - ui.first[0], ui.second[1] - ui.first[1])]}: `;
     const lost = Object.entries(p.raw).filter(([c, g]) => (p.gained[c] || 0) < g).map(([c, g]) => `${g - (p.gained[c] || 0)} ${c} over the cap`);
     preview.append(
       ...[
+        h("span", { class: "ingenious-where" }, where),
         h("strong", {}, gainText(p.gained)),
       lost.length ? h("span", { class: "muted" }, ` (${lost.join(", ")} lost)`) : null,
         p.bonus ? h("span", { class: "ingenious-ingenious" }, ` Ingenious! +${p.bonus} placement${p.bonus > 1 ? "s" : ""}`) : null,
@@ -604,6 +807,7 @@ export function createGameView(root, ctx) {
     renderRanking();
     renderLog();
     tick();
+    if (ui.refocus && !ui.busy && ui.sentSeq === null) placeFocus();
   }
 
   return {

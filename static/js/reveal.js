@@ -4,21 +4,29 @@ import { el } from "./api.js";
 
 export const REVEAL_SECONDS = 8;
 
-export function createReveal(host, { seconds = REVEAL_SECONDS } = {}) {
-  let shown = null; // {key, node, timer}
+// returnFocus(): where the keyboard goes when the reveal closes while it had it and the control
+// focused before it is gone (the game's next useful control).
+export function createReveal(host, { seconds = REVEAL_SECONDS, returnFocus = null } = {}) {
+  let shown = null; // {key, node, timer, before}
   const seen = new Set();
 
   function close() {
     if (!shown) return;
     clearInterval(shown.timer);
+    const had = shown.node.contains(document.activeElement);
+    const before = shown.before;
     shown.node.remove();
     shown = null;
+    if (!had) return;
+    if (before && before.isConnected && before !== document.body) before.focus({ preventScroll: true });
+    else returnFocus?.();
   }
 
   // show(key, title, body): once per key (a round), never again after it was closed
   function show(key, title, body) {
     if (seen.has(key)) return;
     seen.add(key);
+    const before = shown ? shown.before : document.activeElement;
     close();
     let left = seconds;
     const count = el("span", { class: "reveal-count", "data-testid": "reveal-count" }, `${left}s`);
@@ -32,7 +40,7 @@ export function createReveal(host, { seconds = REVEAL_SECONDS } = {}) {
       count.textContent = `${left}s`;
       if (left <= 0) close();
     }, 1000);
-    shown = { key, node, timer };
+    shown = { key, node, timer, before };
     button.focus({ preventScroll: true });
   }
 
