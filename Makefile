@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: install run test lint typecheck bench soak fuzz screenshots clean
+.PHONY: install run test lint typecheck bench soak drill fuzz screenshots clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -37,6 +37,11 @@ bench: install
 ## 2,000 bot games on one process, its memory sampled (docs/benchmarks.md, "Soak")
 soak: install
 	$(BIN)/python bench/soak.py --games 2000
+
+## kill -9 the server mid-play and restart it, 5 rounds (docs/deploy.md, "Crash drill"); ROUNDS=n, DRILL_ARGS=--postgres URL
+ROUNDS ?= 5
+drill: install
+	$(BIN)/python -m geniusnight.bench.drill --rounds $(ROUNDS) $(DRILL_ARGS)
 
 ## the fuzz suite with many inputs (make test runs it with 40 per test); docs/protocol.md, "Fuzzing"
 fuzz: install
