@@ -60,6 +60,13 @@ def main() -> int:
         "--repeat",
         "200" if quick else "2000",
     )
+    run(
+        "Patch frames: bytes per move per client, our diff vs jsonpatch",
+        PY,
+        "bench/patches.py",
+        "--games",
+        "2" if quick else "5",
+    )
     run("Genius Idea: smart vs random Solvers", PY, "bench/genius_idea/match.py", "--games", "40" if quick else "200")
     # the load targets are stated for 200 rooms x 4 clients of the toy game on SQLite
     load = [PY, "-m", "geniusnight.cli", "bench", "load", "--game", "count21"]

@@ -10,23 +10,38 @@ from typing import Any
 import httpx
 import websockets
 
+from geniusnight.server.patches import apply_patch
+
 _refs = itertools.count(1)
 
 
 class Player:
-    def __init__(self, ws_base: str, room_id: str, token: str | None) -> None:
+    """One connection. With ``patches`` it says so in ``hello`` and applies each ``patch``
+    frame to the view it holds, as the browser does; ``state`` is then always the whole frame
+    as the server would send it in full, and ``stale`` counts patches that did not fit."""
+
+    def __init__(self, ws_base: str, room_id: str, token: str | None, patches: bool = False) -> None:
         self.url = f"{ws_base}/ws/{room_id}"
         self.token = token
+        self.patches = patches
         self.ws: Any = None
         self.welcome: dict[str, Any] = {}
         self.state: dict[str, Any] = {}
         self.frames: list[dict[str, Any]] = []
+        self.stale = 0
 
-    async def connect(self, seq: int | None = None) -> Player:
+    async def connect(self, seq: int | None = None, resume: bool = False) -> Player:
+        """Open and say hello. With ``resume``, the hello names the view held (a reconnect):
+        the server then sends only what was missed, so no ``state`` is awaited here."""
         self.ws = await websockets.connect(self.url, max_size=1 << 22)
-        await self.ws.send(json.dumps({"type": "hello", "token": self.token, "seq": seq}))
+        hello: dict[str, Any] = {"type": "hello", "token": self.token, "seq": seq}
+        if self.patches:
+            hello["patches"] = True
+        if resume:
+            hello.update(game_id=self.state["game_id"], seq=self.state["seq"], seat=self.state["seat"])
+        await self.ws.send(json.dumps(hello))
         self.welcome = await self.expect("welcome")
-        if self.welcome["room"]["game_id"] is not None:
+        if self.welcome["room"]["game_id"] is not None and not resume:
             self.state = await self.expect("state")
         return self
 
@@ -35,6 +50,14 @@ class Player:
         self.frames.append(frame)
         if frame["type"] == "state":
             self.state = frame
+        elif frame["type"] == "patch":
+            held = self.state
+            if held.get("game_id") == frame["game_id"] and held.get("seq") == frame["base"]:
+                view = apply_patch(held["view"], frame["ops"])
+                keys = ("game_id", "seq", "deadline", "seat")
+                self.state = {"type": "state", **{k: frame[k] for k in keys}, "view": view}
+            else:
+                self.stale += 1
         return frame
 
     async def expect(self, kind: str, timeout: float = 5, **match: Any) -> dict[str, Any]:
@@ -63,8 +86,8 @@ class Player:
         end = loop.time() + timeout
         while True:
             frame = await self.recv(max(0.05, end - loop.time()))
-            if frame["type"] == "state" and predicate(frame["view"]):
-                return frame
+            if frame["type"] in ("state", "patch") and predicate(self.state["view"]):
+                return self.state
 
     async def close(self) -> None:
         if self.ws is not None:

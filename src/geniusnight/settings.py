@@ -50,6 +50,9 @@ class Settings(BaseSettings):
     live_games_max: int = 1000
     live_idle_seconds: float = 600.0
     live_finished_seconds: float = 60.0
+    # moves a live game keeps as patches, so a client that reconnects soon after gets only
+    # what it missed (docs/protocol.md, "Patch frames")
+    patch_steps: int = Field(default=64, ge=1, le=4096)
     # HTTP request bodies (a file upload is at most 1 MiB)
     max_body_bytes: int = 2 * 1024 * 1024
     # public base URL for invite links; empty means "use the request's host"

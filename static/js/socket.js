@@ -1,7 +1,13 @@
-// The room's websocket: hello/welcome, acks by ref, reconnection with backoff, and a resync
-// (a fresh hello) whenever a state frame skips a seq. A "reconnect" frame (the server is
-// restarting) closes the socket and connects again soon; moves still waiting for their answer
-// are then sent again with the same ref (the server answers a committed one with its ack).
+// The room's websocket: hello/welcome, acks by ref, reconnection with backoff. After the
+// first full state, each move comes as a patch frame applied to the view held here
+// (docs/protocol.md, "Patch frames"), and the game modules always get whole views; a patch
+// that does not start from the view held here asks for a full one (a fresh hello). A
+// "reconnect" frame (the server is restarting) closes the socket and connects again soon;
+// moves still waiting for their answer are then sent again with the same ref (the server
+// answers a committed one with its ack), and the hello names the view held so that only the
+// missed moves come back.
+
+import { applyPatch } from "./patch.js";
 
 export class RoomSocket {
   constructor(roomId, handlers) {
@@ -10,6 +16,9 @@ export class RoomSocket {
     this.pending = new Map(); // ref -> {resolve, action}
     this.moving = false; // the server asked us to reconnect: keep pending moves for the next socket
     this.lastSeq = {}; // game id -> seq
+    this.held = {}; // game id -> {view, seat}: what patches apply to
+    this.gameId = null; // the newest game a view came for
+    this.resyncing = false; // a hello asking for a full state is on its way
     this.attempt = 0;
     this.stopped = false;
     this.counter = 0;
@@ -26,10 +35,13 @@ export class RoomSocket {
     const ws = new WebSocket(this.url());
     this.ws = ws;
     ws.onopen = () => {
-      const gameIds = Object.keys(this.lastSeq);
-      const seq = gameIds.length ? this.lastSeq[gameIds[gameIds.length - 1]] : null;
-      // the seat token travels in the HttpOnly cookie of the handshake
-      ws.send(JSON.stringify({ type: "hello", token: null, seq }));
+      this.resyncing = false;
+      // the seat token travels in the HttpOnly cookie of the handshake; the view held here
+      // lets the server send only the moves missed while away
+      const hello = { type: "hello", token: null, patches: true, seq: null };
+      const held = this.gameId !== null ? this.held[this.gameId] : undefined;
+      if (held) Object.assign(hello, { game_id: this.gameId, seq: this.lastSeq[this.gameId], seat: held.seat });
+      ws.send(JSON.stringify(hello));
     };
     ws.onmessage = (event) => this.onFrame(JSON.parse(event.data));
     ws.onclose = () => {
@@ -62,14 +74,30 @@ export class RoomSocket {
         this.ws.close();
         break;
       case "state": {
+        // a full view: whatever came before it, nothing is missing once it is shown; the
+        // answer to a resync is taken even at the same seq (the view held may be wrong)
         const last = this.lastSeq[frame.game_id];
+        if (last !== undefined && (frame.seq < last || (frame.seq === last && !this.resyncing))) return;
+        this.resyncing = false;
+        this.show(frame);
+        break;
+      }
+      case "patch": {
+        const last = this.lastSeq[frame.game_id];
+        const held = this.held[frame.game_id];
         if (last !== undefined && frame.seq <= last) return; // already shown
-        if (last !== undefined && frame.seq > last + 1 && frame.resync !== true) {
-          // a gap: show this frame (it is a full view) but ask for a resync to be safe
-          this.resync();
+        if (!held || last !== frame.base) {
+          this.resync(); // not the view this patch starts from: ask for the whole view
+          return;
         }
-        this.lastSeq[frame.game_id] = frame.seq;
-        this.handlers.state?.(frame);
+        let view;
+        try {
+          view = applyPatch(held.view, frame.ops);
+        } catch {
+          this.resync();
+          return;
+        }
+        this.show({ type: "state", game_id: frame.game_id, seq: frame.seq, deadline: frame.deadline, seat: frame.seat, view });
         break;
       }
       case "ack": {
@@ -94,8 +122,19 @@ export class RoomSocket {
     }
   }
 
+  show(frame) {
+    this.lastSeq[frame.game_id] = frame.seq;
+    this.held[frame.game_id] = { view: frame.view, seat: frame.seat ?? null };
+    this.gameId = frame.game_id;
+    this.handlers.state?.(frame);
+  }
+
   resync() {
-    if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify({ type: "hello" }));
+    if (this.resyncing) return; // one hello answers every patch that did not fit
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) {
+      this.resyncing = true;
+      this.ws.send(JSON.stringify({ type: "hello" }));
+    }
   }
 
   act(action) {

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from playwright.async_api import Browser, BrowserContext, Page, expect
+import json
+
+from playwright.async_api import Browser, BrowserContext, Page, WebSocket, expect
 
 from browser_rooms import play_count21_to_the_end
 from support import ServerProcess
@@ -16,6 +18,14 @@ async def test_two_browsers_join_by_invite_play_and_reload_to_the_same_seat(
     guest_ctx = await browser.new_context()
     host = await host_ctx.new_page()
     guest = await guest_ctx.new_page()
+    received: list[dict] = []  # the guest's websocket frames, both ways
+    sent: list[dict] = []
+
+    def watch(ws: WebSocket) -> None:
+        ws.on("framereceived", lambda payload: received.append(json.loads(payload)))
+        ws.on("framesent", lambda payload: sent.append(json.loads(payload)))
+
+    guest.on("websocket", watch)
 
     await host.goto(server.base + "/")
     await host.get_by_test_id("game-count21").check(force=True)
@@ -63,6 +73,10 @@ async def test_two_browsers_join_by_invite_play_and_reload_to_the_same_seat(
     await play_count21_to_the_end([host, guest])
     await expect(host.get_by_test_id("turn")).to_contain_text("over")
     await expect(host.get_by_test_id("rematch")).to_be_visible()
+    # after each full state the moves came as patches, and every one fitted the view held
+    assert any(f["type"] == "patch" for f in received)
+    assert all(f.get("patches") is True for f in sent if f["type"] == "hello" and "token" in f)
+    assert not [f for f in sent if f == {"type": "hello"}], "a patch did not fit: the page asked for a full state"
     await host_ctx.close()
     await guest_ctx.close()
 

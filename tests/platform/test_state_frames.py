@@ -42,6 +42,7 @@ def test_state_text_is_the_full_frame_of_each_seat_at_each_seq(game: str) -> Non
                 "seq": live.seq,
                 "deadline": live.deadline_at.timestamp() * 1000 if live.deadline_at else None,
                 "view": engine.view(live.state, seat),
+                "seat": seat,
             }
             assert live.state_text(seat) is live.state_text(seat)  # one string for every connection
         if live.over:

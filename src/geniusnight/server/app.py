@@ -160,7 +160,7 @@ def build_services(settings: Settings, clock: Clock | None = None) -> Services:
     db = Database(settings.database_url)
     limits = CacheLimits(settings.live_games_max, settings.live_idle_seconds, settings.live_finished_seconds)
     games = GameService(db, multi_process=settings.redis_url is not None, clock=clock, limits=limits)
-    hub = Hub(games)
+    hub = Hub(games, settings.patch_steps)
     bus: Bus = RedisBus(hub, settings.redis_url) if settings.redis_url else Bus(hub)
     driver = Driver(games, bus, settings.bot_delay_ms / 1000, games.clock)
     services = Services(

@@ -30,6 +30,7 @@ from ..db import Database, Game, GameSeat, Move, RefusedAction, Room
 from ..engines import Engine, IllegalAction, get_engine
 from ..logs import fields
 from . import metrics
+from .patches import History
 
 log = logging.getLogger(__name__)
 
@@ -67,6 +68,8 @@ class LiveGame:
     _frames_key: tuple[int, datetime | None] | None = field(default=None, repr=False)
     _frame_open: str = field(default="", repr=False)
     _frames: dict[int | None, str] = field(default_factory=dict, repr=False)
+    # the views patch frames were last computed from, and the steps since (see patch_texts)
+    history: History | None = field(default=None, repr=False)
 
     @property
     def over(self) -> bool:
@@ -97,9 +100,46 @@ class LiveGame:
         text = self._frames.get(seat)
         if text is None:
             own = _dumps(self.engine.seat_view(self.state, seat))
-            text = self._frame_open + ("}}" if own == "{}" else f",{own[1:]}}}")
+            close = f'}},"seat":{_dumps(seat)}}}'
+            text = self._frame_open + (close if own == "{}" else f",{own[1:-1]}{close}")
             self._frames[seat] = text
         return text
+
+    def observe(self, keep: int) -> History:
+        """The patch history, with every seat's view at the current seq recorded (once per
+        seq). It keeps the last ``keep`` steps."""
+        history = self.history
+        if history is None:
+            history = self.history = History(keep)
+        if history.seq != self.seq:
+            seats: list[int | None] = [*range(self.players), None]
+            own = {s: self.engine.seat_view(self.state, s) for s in seats}
+            history.advance(self.seq, self.engine.shared_view(self.state), own)
+        return history
+
+    def patch_texts(self, seat: int | None, base: int, keep: int) -> list[str] | None:
+        """The encoded ``patch`` frames that take ``seat``'s view from ``base`` to the current
+        seq (none if it is current), or None when the steps from ``base`` are not kept."""
+        steps = self.observe(keep).chain(base)
+        if steps is None:
+            return None
+        deadline = self.deadline_at.timestamp() * 1000 if self.deadline_at else None
+        texts = []
+        for step in steps:
+            text = step.frames.get(seat)
+            if text is None:
+                frame = {
+                    "type": "patch",
+                    "game_id": self.id,
+                    "seq": step.seq,
+                    "base": step.base,
+                    "deadline": deadline,
+                    "seat": seat,
+                    "ops": step.shared + step.own.get(seat, []),
+                }
+                text = step.frames[seat] = _dumps(frame)
+            texts.append(text)
+        return texts
 
 
 def _dumps(value: Any) -> str:

@@ -52,6 +52,7 @@ class TokenBucket:
         return False
 
 
+PATCH_ALWAYS = 256  # bytes: patches this small go out without a look at the full frame's size
 MAX_BACKLOG = 512  # frames a connection may fall behind before it is dropped (it resyncs)
 WRITER_LINGER = 2.0  # seconds a connection's writer waits for more frames before it ends
 
@@ -71,6 +72,8 @@ class Connection:
     host: bool = False  # the room's host as last told to the client
     away: bool = False  # a bot stands in for the member, as last told to the client
     last_seq: dict[int, int] = field(default_factory=dict)  # game id -> last seq sent
+    view_seat: dict[int, int | None] = field(default_factory=dict)  # game id -> seat of that view
+    patches: bool = False  # the client takes ``patch`` frames (it said so in hello)
     closed: bool = False  # no more frames are taken; the socket closes once the backlog is out
     backlog: deque[str] = field(default_factory=deque)
     _writer: asyncio.Task[None] | None = None
@@ -154,8 +157,9 @@ RECONNECT_FRAME = {
 class Hub:
     """This process's websocket connections, by room."""
 
-    def __init__(self, games: GameService) -> None:
+    def __init__(self, games: GameService, patch_steps: int = 64) -> None:
         self.games = games
+        self.patch_steps = patch_steps  # steps each live game keeps for patch frames
         self.rooms: dict[str, set[Connection]] = {}
         # members online through other processes, by room (kept by RedisBus)
         self.remote_online: dict[str, set[int]] = {}
@@ -185,16 +189,55 @@ class Hub:
         return self.local_members(room_id) | self.remote_online.get(room_id, set())
 
     def send_state(self, conn: Connection, live: LiveGame) -> None:
+        """The full view of the seat ``conn``'s member holds, as a ``state`` frame."""
+        seat = live.seat_of(conn.member_id)
         conn.last_seq[live.id] = live.seq
-        conn.send_text(live.state_text(live.seat_of(conn.member_id)))
+        conn.view_seat[live.id] = seat
+        if conn.patches:
+            live.observe(self.patch_steps)  # the next move can then go out as a patch
+        conn.send_text(live.state_text(seat))
+
+    def send_update(self, conn: Connection, live: LiveGame) -> None:
+        """Bring ``conn`` to the current seq: ``patch`` frames from the view it holds when it
+        takes them, holds a view of the same seat and the steps since are kept, and they are
+        smaller than the full view; else a full ``state``."""
+        last = conn.last_seq.get(live.id)
+        if last is not None and last >= live.seq:
+            return
+        seat = live.seat_of(conn.member_id)
+        if conn.patches and last is not None and live.id in conn.view_seat and conn.view_seat[live.id] == seat:
+            texts = live.patch_texts(seat, last, self.patch_steps)
+            if texts is not None:
+                size = sum(map(len, texts))
+                if size < PATCH_ALWAYS or size < len(live.state_text(seat)):
+                    conn.last_seq[live.id] = live.seq
+                    for text in texts:
+                        conn.send_text(text)
+                    return
+        self.send_state(conn, live)
+
+    def resume(self, conn: Connection, live: LiveGame, seq: Any, seat: Any) -> None:
+        """A reconnecting client says it holds ``seat``'s view at ``seq``: replay the patches
+        it missed, if it holds a view of the seat its member holds now, else a full state."""
+        if (
+            conn.patches
+            and isinstance(seq, int)
+            and not isinstance(seq, bool)
+            and 0 <= seq <= live.seq
+            and (seat is None or (isinstance(seat, int) and not isinstance(seat, bool)))
+            and seat == live.seat_of(conn.member_id)
+        ):
+            conn.last_seq[live.id] = seq
+            conn.view_seat[live.id] = seat
+            self.send_update(conn, live)  # nothing at all if it is already current
+            return
+        self.send_state(conn, live)
 
     def fan_out_state(self, live: LiveGame) -> None:
-        """Each connection gets its own seat's view (encoded once per seat, see state_text)."""
+        """Each connection gets its own seat's view (encoded once per seat, see state_text),
+        or the patch to it from the view it holds (encoded once per seat, see patch_texts)."""
         for conn in list(self.rooms.get(live.room_id, ())):
-            if conn.last_seq.get(live.id, -1) >= live.seq:
-                continue
-            conn.last_seq[live.id] = live.seq
-            conn.send_text(live.state_text(live.seat_of(conn.member_id)))
+            self.send_update(conn, live)
 
     def fan_out(self, room_id: str, payload: dict[str, Any]) -> None:
         text = json.dumps(payload, separators=(",", ":"))

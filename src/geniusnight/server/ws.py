@@ -71,13 +71,13 @@ async def _connect(ws: WebSocket, services: Services, room_id: str) -> None:
         return
     if admitted is None:
         return
-    conn, came_back, game_id = admitted
+    conn, came_back, game_id, hello = admitted
     where = fields(room_id, seat=conn.seat)
     log.info("socket open: member %s", conn.member_id, extra=where)
     try:
         if came_back:  # the seat is the member's again: every process's game learns it first
             await services.publish_seats(room_id, game_id)
-        await _welcome(services, conn)
+        await _welcome(services, conn, hello)
         await services.publish_room(room_id)  # someone came online
         await _serve(ws, services, conn)
     except WebSocketDisconnect:
@@ -92,11 +92,13 @@ async def _connect(ws: WebSocket, services: Services, room_id: str) -> None:
             await services.publish_room(room_id)
 
 
-async def _admit(ws: WebSocket, services: Services, room_id: str) -> tuple[Connection, bool, int | None] | None:
+async def _admit(
+    ws: WebSocket, services: Services, room_id: str
+) -> tuple[Connection, bool, int | None, dict[str, Any]] | None:
     """The hello, the seat token, the room: a Connection in the hub, whether its member came
-    back to a seat a bot played for them, and the room's game; or None (refused and closed).
-    Everything looked up here is dropped on return: an idle connection keeps only its
-    Connection."""
+    back to a seat a bot played for them, the room's game, and the hello; or None (refused
+    and closed). Everything looked up here is dropped on return: an idle connection keeps
+    only its Connection."""
     settings = services.settings
     hello = await _hello(ws, settings.max_frame_bytes, settings.hello_seconds)
     if hello is None:
@@ -138,14 +140,16 @@ async def _admit(ws: WebSocket, services: Services, room_id: str) -> tuple[Conne
             name=member.name,
             host=member.id == room.host_member_id,
             away=member.away_by is not None,
+            patches=hello.get("patches") is True,
         )
         game_id = room.current_game_id
     services.hub.add(conn)
-    return conn, came_back, game_id
+    return conn, came_back, game_id, hello
 
 
-async def _welcome(services: Services, conn: Connection) -> None:
-    """The welcome frame (room, who you are, recent chat), then the current game's state."""
+async def _welcome(services: Services, conn: Connection, hello: dict[str, Any]) -> None:
+    """The welcome frame (room, who you are, recent chat), then the current game's state,
+    or only the patches since the view the hello says the client holds."""
     async with services.db.sessions() as s:
         chat = await RoomService(s, services.settings.secret_key).recent_chat(conn.room_id)
     snap = await services.room_snapshot(conn.room_id)
@@ -164,7 +168,7 @@ async def _welcome(services: Services, conn: Connection) -> None:
             "chat": chat,
         }
     )
-    await _send_current_state(services, conn, snap.get("game_id") if snap else None)
+    await _send_current_state(services, conn, snap.get("game_id") if snap else None, hello)
 
 
 async def _hello(ws: WebSocket, max_bytes: int, seconds: float) -> dict[str, Any] | None:
@@ -197,13 +201,16 @@ def _parse(text: str, max_bytes: int) -> tuple[dict[str, Any] | None, dict[str, 
     return frame, None
 
 
-async def _send_current_state(services: Services, conn: Connection, game_id: int | None) -> None:
+async def _send_current_state(services: Services, conn: Connection, game_id: int | None, hello: dict[str, Any]) -> None:
     if game_id is None:
         return
     # with several processes this one's cache may lag behind the log: read the new moves first
     games = services.games
     live = await (games.catch_up(game_id) if games.multi_process else games.get(game_id))
-    services.hub.send_state(conn, live)
+    if type(hello.get("game_id")) is int and hello["game_id"] == game_id and "seq" in hello:
+        services.hub.resume(conn, live, hello["seq"], hello.get("seat"))
+    else:
+        services.hub.send_state(conn, live)
 
 
 async def _serve(ws: WebSocket, services: Services, conn: Connection) -> None:

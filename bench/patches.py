@@ -1,0 +1,83 @@
+"""Patch frames over whole 4-player bot games, per engine.
+
+    .venv/bin/python bench/patches.py [--games 5]
+
+For every accepted move and every seat (and a spectator): the ``patch`` frame's bytes beside
+the full ``state`` frame's, and the time to compute the patch with our diff
+(``geniusnight.server.patches.diff``) beside ``jsonpatch.make_patch`` on the same two views.
+Both diffs' results are checked: applying either gives the new view.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from typing import Any
+
+import jsonpatch
+
+from geniusnight.engines import get_engine
+from geniusnight.server.games import LiveGame
+from geniusnight.server.patches import apply_patch, diff
+
+GAMES = ("ingenious", "genius-idea", "brainiac")
+PLAYERS = 4
+
+
+def play_one(game: str, seed: int) -> dict[str, list[float]]:
+    engine = get_engine(game)
+    options = engine.validate_options(PLAYERS, {})
+    live = LiveGame(1, "r", engine, options, seed, PLAYERS, [{}] * PLAYERS, {}, engine.setup(PLAYERS, options, seed))
+    seats: list[int | None] = [*range(PLAYERS), None]
+    live.observe(64)
+    views = {seat: live.view(seat) for seat in seats}
+    out: dict[str, list[float]] = {"patch": [], "state": [], "ours_us": [], "jsonpatch_us": []}
+    step = 0
+    while not live.over and step < 5000:
+        actors = sorted(engine.to_act(live.state))
+        seat = actors[step % len(actors)] if actors else None
+        action = engine.bot_action(live.state, seat, "random", seed + step) if seat is not None else None
+        live.state = engine.apply(live.state, seat if action else None, action or {"type": "timeout"})
+        live.seq += 1
+        step += 1
+        for s in seats:
+            texts = live.patch_texts(s, live.seq - 1, 64)
+            assert texts is not None and len(texts) == 1
+            new = live.view(s)
+            out["patch"].append(len(texts[0]))
+            out["state"].append(len(live.state_text(s)))
+            start = time.perf_counter()
+            ours = diff(views[s], new)
+            out["ours_us"].append((time.perf_counter() - start) * 1e6)
+            start = time.perf_counter()
+            theirs = jsonpatch.make_patch(views[s], new)
+            out["jsonpatch_us"].append((time.perf_counter() - start) * 1e6)
+            assert apply_patch(views[s], ours) == new == theirs.apply(views[s])
+            views[s] = new
+    return out
+
+
+def summary(values: list[float]) -> str:
+    values = sorted(values)
+    p90 = values[int(0.9 * (len(values) - 1))]
+    return f"{statistics.median(values):>8.0f} {p90:>8.0f}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", type=int, default=5, help="games per engine")
+    args = parser.parse_args()
+    head = ["patch B p50", "p90", "state B p50", "p90", "ours µs p50", "p90", "jsonpatch µs p50", "p90"]
+    print(f"{'game':<12} {'frames':>7} " + " ".join(f"{h:>8}" for h in head))
+    for game in GAMES:
+        totals: dict[str, list[Any]] = {"patch": [], "state": [], "ours_us": [], "jsonpatch_us": []}
+        for seed in range(args.games):
+            for key, values in play_one(game, 1000 + seed).items():
+                totals[key] += values
+        cells = " ".join(summary(totals[k]) for k in ("patch", "state", "ours_us", "jsonpatch_us"))
+        print(f"{game:<12} {len(totals['patch']):>7} {cells}", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,260 @@
+"""Patch frames (docs/protocol.md, "Patch frames"): a client that applies every ``patch`` it
+is sent holds exactly the view the server would send it in full, for every seat and for
+spectators, over whole games; a patch carries nothing its seat's view does not hold."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+import websockets
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from geniusnight.cli import db_upgrade
+from geniusnight.engines import get_engine
+from geniusnight.server.games import LiveGame
+from geniusnight.server.patches import apply_patch, diff
+from support import ServerProcess
+from wsclient import Player, host_post, join, make_room
+
+GAMES = ["ingenious", "genius-idea", "brainiac"]
+KEEP = 8  # steps kept, small so that some reconnects fall off the end of the history
+
+
+def canonical(value: Any) -> str:
+    """Equal JSON values give equal text (keeps 1, 1.0 and True apart, ignores key order)."""
+    return json.dumps(value, sort_keys=True)
+
+
+# views never hold true where the same place held 1 (see patches._same): numbers stay apart
+# from booleans here
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(2, 9) | st.floats(2.5, 9.5) | st.text("ab/~", max_size=3),
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text("ab/~", max_size=3), inner, max_size=4),
+    max_leaves=20,
+)
+
+
+@given(json_values, json_values)
+def test_a_patch_turns_the_old_value_into_the_new(old: Any, new: Any) -> None:
+    assert canonical(apply_patch(old, diff(old, new))) == canonical(new)
+
+
+@given(st.lists(st.integers(0, 9), max_size=12), st.integers(0, 12), st.integers(0, 9))
+def test_one_item_inserted_into_a_list_is_one_add(items: list[int], where: int, item: int) -> None:
+    where = min(where, len(items))
+    after = [*items[:where], item, *items[where:]]
+    ops = diff({"log": items}, {"log": after})
+    assert len(ops) == 1 and ops[0]["op"] == "add"
+
+
+def test_apply_patch_leaves_the_view_it_was_given_unchanged() -> None:
+    old = {"board": [[1, 2]], "scores": {"red": 1}}
+    apply_patch(old, [{"op": "replace", "path": "/scores/red", "value": 2}, {"op": "remove", "path": "/board/0"}])
+    assert old == {"board": [[1, 2]], "scores": {"red": 1}}
+
+
+def sub_values(value: Any) -> set[str]:
+    found = {canonical(value)}
+    children = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
+    for child in children:
+        found |= sub_values(child)
+    return found
+
+
+def new_game(game: str, players: int, seed: int) -> LiveGame:
+    engine = get_engine(game)
+    options = engine.validate_options(players, {})
+    return LiveGame(
+        id=1,
+        room_id="r",
+        engine=engine,
+        options=options,
+        seed=seed,
+        players=players,
+        seats=[{} for _ in range(players)],
+        time_limits={},
+        state=engine.setup(players, options, seed),
+    )
+
+
+def play(live: LiveGame, n: int, salt: int) -> None:
+    """``n`` random legal moves (or the phase's timeout when nobody may act)."""
+    engine = live.engine
+    for i in range(n):
+        if live.over:
+            return
+        actors = sorted(engine.to_act(live.state))
+        seat = actors[(salt + i) % len(actors)] if actors else None
+        action = engine.bot_action(live.state, seat, "random", salt * 1000 + live.seq) if seat is not None else None
+        if action is None:
+            live.state, live.seq = engine.apply(live.state, None, {"type": "timeout"}), live.seq + 1
+        else:
+            live.state, live.seq = engine.apply(live.state, seat, action), live.seq + 1
+
+
+@pytest.mark.parametrize("game", GAMES)
+@settings(max_examples=4, deadline=None)
+@given(
+    players=st.integers(3, 4),
+    seed=st.integers(0, 2**31),
+    salt=st.integers(0, 100),
+    gaps=st.lists(st.integers(1, 3), min_size=1),
+)
+def test_a_client_applying_patches_holds_the_full_view_of_its_seat(
+    game: str, players: int, seed: int, salt: int, gaps: list[int]
+) -> None:
+    live = new_game(game, players, seed)
+    live.observe(KEEP)  # as when the first full state goes out
+    seats: list[int | None] = [*range(players), None]
+    held = {seat: (live.seq, live.view(seat)) for seat in seats}  # what each client holds
+    saved: dict[int | None, tuple[int, Any]] = dict(held)  # a client that went away a while ago
+    for turn in range(2000):
+        if live.over:
+            break
+        play(live, gaps[turn % len(gaps)], salt)  # several moves between two fan-outs, at times
+        for seat in seats:
+            base, view = held[seat]
+            texts = live.patch_texts(seat, base, KEEP)
+            assert texts is not None  # the steps since the last fan-out are always kept
+            full = live.view(seat)
+            allowed = sub_values(full)
+            for text in texts:
+                frame = json.loads(text)
+                assert (frame["type"], frame["game_id"], frame["base"], frame["seat"]) == ("patch", 1, base, seat)
+                for op in frame["ops"]:
+                    if "value" in op:
+                        assert canonical(op["value"]) in allowed, f"seat {seat} was sent {op}"
+                view, base = apply_patch(view, frame["ops"]), frame["seq"]
+            assert base == live.seq
+            assert canonical(view) == canonical(full)
+            held[seat] = (live.seq, view)
+            # a reconnect replays the steps missed, or (once they are no longer kept) says so
+            old_base, old_view = saved[seat]
+            chain = live.patch_texts(seat, old_base, KEEP)
+            if chain is None:
+                saved[seat] = (live.seq, full)
+            else:
+                for text in chain:
+                    old_view = apply_patch(old_view, json.loads(text)["ops"])
+                assert canonical(old_view) == canonical(full)
+    assert live.over, "the game did not end"
+
+
+# --- over a real server's websockets ----------------------------------------------------
+
+
+async def two_seats(server: ServerProcess, **options: Any) -> tuple[str, str, str]:
+    """A started two-player toy game: (room id, host token, guest token)."""
+    room_id, token, invite = await make_room(server.base, options=options or None)
+    guest = await join(server.base, invite, "Guest")
+    assert (await host_post(server.base, room_id, token, "/start")).status_code == 200
+    return room_id, token, guest["token"]
+
+
+async def test_a_client_that_takes_patches_gets_one_per_move_and_the_same_view(server: ServerProcess) -> None:
+    room_id, host_token, guest_token = await two_seats(server)
+    host = await Player(server.ws_base, room_id, host_token, patches=True).connect()
+    guest = await Player(server.ws_base, room_id, guest_token, patches=True).connect()
+    plain = await Player(server.ws_base, room_id, guest_token).connect()  # the guest in a second tab
+    for mover, n in ((host, 1), (guest, 2), (host, 3)):
+        assert (await mover.act({"type": "add", "n": n}))["type"] == "ack"
+    await guest.wait_state(lambda v: v["counter"] == 6)
+    await plain.wait_state(lambda v: v["counter"] == 6)
+    assert guest.state == plain.state  # patched view == the full frame, seat included
+    assert [f["type"] for f in guest.frames if f["type"] in ("state", "patch")] == ["state", "patch", "patch", "patch"]
+    assert all(f["type"] != "patch" for f in plain.frames)  # it did not ask for patches
+    assert guest.stale == 0 and host.stale == 0
+    for player in (host, guest, plain):
+        await player.close()
+
+
+async def test_a_reconnect_replays_only_the_moves_it_missed(server: ServerProcess) -> None:
+    room_id, host_token, guest_token = await two_seats(server)
+    host = await Player(server.ws_base, room_id, host_token).connect()
+    guest = await Player(server.ws_base, room_id, guest_token, patches=True).connect()
+    await host.act({"type": "add", "n": 1})
+    await guest.wait_state(lambda v: v["counter"] == 1)
+    await guest.close()
+    other_tab = await Player(server.ws_base, room_id, guest_token).connect()
+    await other_tab.act({"type": "add", "n": 2})
+    await host.act({"type": "add", "n": 3})
+    await other_tab.wait_state(lambda v: v["counter"] == 6)
+    guest.frames.clear()
+    await guest.connect(resume=True)
+    await guest.wait_state(lambda v: v["counter"] == 6)
+    kinds = {f["type"] for f in guest.frames if f["type"] in ("state", "patch")}
+    assert kinds == {"patch"} and guest.state == other_tab.state and guest.stale == 0
+    # and the connection plays on
+    assert (await guest.act({"type": "add", "n": 1}))["type"] == "ack"
+    for player in (host, guest, other_tab):
+        await player.close()
+
+
+async def test_a_reconnect_that_is_current_gets_nothing_to_apply(server: ServerProcess) -> None:
+    room_id, _host_token, guest_token = await two_seats(server)
+    guest = await Player(server.ws_base, room_id, guest_token, patches=True).connect()
+    await guest.close()
+    guest.frames.clear()
+    await guest.connect(resume=True)
+    await guest.send({"type": "ping"})
+    await guest.expect("pong")
+    assert not [f for f in guest.frames if f["type"] in ("state", "patch")]
+    await guest.close()
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        {"seat": 0},  # a view of another seat than the member's
+        {"seq": -1},
+        {"seq": 10**6},  # a seq the game never reached
+        {"seq": "0"},
+        {"seq": True},
+        {"seat": True},
+        {"seat": "1"},
+    ],
+)
+async def test_a_reconnect_that_cannot_resume_gets_a_full_state(server: ServerProcess, claim: dict[str, Any]) -> None:
+    room_id, host_token, guest_token = await two_seats(server)
+    host = await Player(server.ws_base, room_id, host_token).connect()
+    guest = await Player(server.ws_base, room_id, guest_token, patches=True).connect()
+    await host.act({"type": "add", "n": 1})
+    await guest.wait_state(lambda v: v["counter"] == 1)
+    hello = {"type": "hello", "token": guest_token, "patches": True, "game_id": guest.state["game_id"], "seq": 0}
+    hello["seat"] = 1
+    hello.update(claim)
+    again = Player(server.ws_base, room_id, guest_token, patches=True)
+    again.ws = await websockets.connect(again.url)
+    await again.send(hello)
+    await again.expect("welcome")
+    frame = await again.expect("state")
+    assert frame["seq"] == 1 and frame["seat"] == 1 and "secret" in frame["view"]
+    for player in (host, guest, again):
+        await player.close()
+
+
+async def test_a_reconnect_past_the_kept_steps_gets_a_full_state(tmp_path: Path) -> None:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'steps.db'}"
+    db_upgrade(url)
+    srv = ServerProcess(url, env={"GENIUSNIGHT_PATCH_STEPS": "1"}).start()
+    try:
+        room_id, host_token, guest_token = await two_seats(srv)
+        host = await Player(srv.ws_base, room_id, host_token, patches=True).connect()
+        guest = await Player(srv.ws_base, room_id, guest_token, patches=True).connect()
+        await guest.close()
+        await host.act({"type": "add", "n": 1})
+        other_tab = await Player(srv.ws_base, room_id, guest_token).connect()
+        await other_tab.act({"type": "add", "n": 1})
+        await host.wait_state(lambda v: v["counter"] == 2)
+        guest.frames.clear()
+        await guest.connect(resume=True)
+        frame = await guest.expect("state")
+        assert frame["seq"] == 2 and guest.state == other_tab.state
+        for player in (host, guest, other_tab):
+            await player.close()
+    finally:
+        srv.stop()
