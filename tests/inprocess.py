@@ -26,12 +26,12 @@ class Served:
 
 
 @asynccontextmanager
-async def serve(db_url: str, **settings: Any) -> AsyncIterator[Served]:
+async def serve(db_url: str, clock: Any = None, **settings: Any) -> AsyncIterator[Served]:
     from geniusnight.server.app import create_app
     from geniusnight.settings import Settings
 
     values: dict[str, Any] = {"extra_engines": [TOY], "bot_delay_ms": 0, "admin_token": "a" * 32, **settings}
-    app = create_app(Settings(env="test", database_url=db_url, **values))
+    app = create_app(Settings(env="test", database_url=db_url, **values), clock=clock)
     port = free_port()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on"))
     task = asyncio.create_task(server.serve())

@@ -45,6 +45,8 @@ class Settings(BaseSettings):
     room_members_max: int = 50  # people in one room, spectators included
     chat_per_minute: int = 20  # chat messages one member may send
     hello_seconds: float = 10.0  # a new socket must say hello this soon
+    # a host whose every socket closed this long ago hands the host role to someone connected
+    host_away_seconds: float = 120.0
     finished_room_days: int = 30  # finished and closed rooms are deleted after this (0: never)
     # the cache of live games: a game that left it comes back from its log when needed
     live_games_max: int = 1000

@@ -56,7 +56,13 @@ const socket = new RoomSocket(roomId, {
     }
     if (frame.ref == null) toast(frame.message, "bad");
   },
-  kicked(frame) { toast(frame.message || "You were removed from the room.", "bad"); $("game-area").replaceChildren(el("p", {}, "You were removed from this room.")); },
+  kicked(frame) {
+    const message = frame.message || "You were removed from the room.";
+    toast(message, "bad");
+    $("game-area").replaceChildren(el("p", { "data-testid": "gone-note" }, message, " ", el("a", { href: "/" }, "Home")));
+    $("leave-room").hidden = true;
+  },
+  host(frame) { toast(frame.message); },
   closed(frame) { toast(frame.message || "The room was closed.", "bad"); $("game-area").replaceChildren(el("p", {}, frame.message || "The room was closed.")); },
 });
 
@@ -211,6 +217,11 @@ $("rematch").addEventListener("click", async () => {
     await hostCall("PATCH", `/api/rooms/${roomId}`, { options, time_limits });
     await hostCall("POST", `/api/rooms/${roomId}/rematch`);
   } catch { /* shown in room-error */ }
+});
+$("leave-room").addEventListener("click", () => {
+  const note = you && you.host ? " Someone else becomes the host." : "";
+  if (!confirm(`Leave this room for good?${note}`)) return;
+  hostCall("POST", `/api/rooms/${roomId}/leave`).catch(() => {});
 });
 $("how-to-play")?.addEventListener("click", () => $("rules-dialog").showModal());
 $("copy-invite").addEventListener("click", async () => {

@@ -178,3 +178,26 @@ async def test_a_seat_the_host_hands_to_a_bot_goes_back_to_its_player(server: Se
     await expect(host.get_by_test_id("counter")).to_have_text("11")
     await host_ctx.close()
     await guest_ctx.close()
+
+
+async def test_when_the_host_leaves_the_room_the_next_person_gets_the_host_controls(
+    server: ServerProcess, browser: Browser
+) -> None:
+    host_ctx = await browser.new_context()
+    guest_ctx = await browser.new_context()
+    host = await host_toy_room(host_ctx, server.base)
+    guest = await guest_ctx.new_page()
+    await guest.goto(await host.get_by_test_id("invite-url").input_value())
+    await guest.get_by_test_id("join-name").fill("Grace")
+    await guest.get_by_test_id("join-room").click()
+    await expect(guest.get_by_test_id("guest-note")).to_contain_text("Waiting for Ada")
+    await expect(guest.get_by_test_id("start")).to_be_hidden()
+    host.once("dialog", lambda dialog: dialog.accept())
+    await host.get_by_test_id("leave-room").click()
+    await expect(host.get_by_test_id("gone-note")).to_contain_text("You left the room")
+    await expect(guest.locator(".toast").last).to_contain_text("Grace is the host now")
+    await expect(guest.get_by_test_id("seats")).not_to_contain_text("Ada")
+    await expect(guest.get_by_test_id("start")).to_be_visible()  # the host controls are hers now
+    await expect(guest.get_by_test_id("guest-note")).to_be_hidden()
+    await host_ctx.close()
+    await guest_ctx.close()

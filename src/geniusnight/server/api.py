@@ -251,20 +251,30 @@ async def kick(
 ) -> dict[str, Any]:
     await _host(svc, request, room_id)
     room, target = await svc.kick(room_id, seat)
-    # every process's cached game and connections learn who holds which seat now
-    await services.publish_seats(room_id, room.current_game_id)
+    await _removed(services, room, target.id, "The host removed you from the room.")
+    return {"kicked": seat}
+
+
+async def _removed(services: Any, room: Room, member_id: int, message: str) -> None:
+    """A member left the room: every process's cached game and connections learn who holds
+    which seat now, and the member's own sockets are told and closed."""
+    await services.publish_seats(room.id, room.current_game_id)
     if room.current_game_id is not None and room.status == "playing":
         services.driver.schedule(await services.games.get(room.current_game_id))
-    await services.bus.publish(
-        {
-            "kind": "kicked",
-            "room": room_id,
-            "member": target.id,
-            "message": "The host removed you from the room.",
-        }
-    )
-    await services.publish_room(room_id)
-    return {"kicked": seat}
+    await services.bus.publish({"kind": "kicked", "room": room.id, "member": member_id, "message": message})
+    await services.publish_room(room.id)
+
+
+@router.post("/rooms/{room_id}/leave", summary="Leave the room for good (a host hands the role on)")
+async def leave(room_id: str, request: Request, svc: RoomServiceDep, services: ServicesDep) -> dict[str, Any]:
+    _, member = await _caller(svc, request, room_id)
+    if member is None:
+        raise ApiError(401, "not_member", "You are not in this room.")
+    room, gone, successor = await svc.leave(room_id, member.id, await services.bus.online(room_id))
+    await _removed(services, room, gone.id, "You left the room.")
+    if successor is not None:
+        await services.host_changed(room_id, successor.id, f"{gone.name} left; {successor.name} is the host now.")
+    return {"left": True, "host_member_id": room.host_member_id}
 
 
 @router.post("/rooms/{room_id}/host", summary="Host: pass the host role to another seat")
@@ -272,10 +282,9 @@ async def pass_host(
     room_id: str, body: PassHost, request: Request, svc: RoomServiceDep, services: ServicesDep
 ) -> dict[str, Any]:
     room = await _host(svc, request, room_id)
-    await svc.pass_host(room, body.seat)
+    new = await svc.pass_host(room, body.seat)
     await svc.s.commit()
-    await services.publish_seats(room_id, None)
-    await services.publish_room(room_id)
+    await services.host_changed(room_id, new.id, f"{new.name} is the host now.")
     return {"host_seat": body.seat}
 
 

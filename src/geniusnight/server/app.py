@@ -9,7 +9,7 @@ import logging
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +28,7 @@ from ..settings import Settings, get_settings
 from .driver import Driver
 from .edge import BadInput, EdgeMiddleware, http_error, validation_error
 from .games import CacheLimits, GameService, LiveGame
+from .hosting import HostWatch
 from .limits import SocketCount, WindowLimit
 from .ops import MetricsListener
 from .origin import OriginGuard
@@ -59,6 +60,7 @@ class Services:
     chat_rate: WindowLimit
     sockets: SocketCount
     last_purge: float = 0.0
+    hosts: HostWatch = field(init=False)
 
     def allow_chat(self, member_id: int) -> None:
         if not self.chat_rate.hit(member_id):
@@ -110,6 +112,12 @@ class Services:
         """Who holds which seat changed: every process reloads ``game_id`` if it caches it,
         and tells each connection of the room its member's seat and host role."""
         await self.bus.publish({"kind": "seats", "room": room_id, "game": game_id})
+
+    async def host_changed(self, room_id: str, member_id: int | None, message: str) -> None:
+        """The host role moved: each connection learns its own role, and everyone is told."""
+        await self.publish_seats(room_id, None)
+        await self.bus.publish({"kind": "host", "room": room_id, "member": member_id, "message": message})
+        await self.publish_room(room_id)
 
     async def seats_changed(self, room_id: str, game_id: int | None) -> None:
         """Who holds or plays which seat of ``game_id`` changed (a kick, a bot standing in or
@@ -174,6 +182,7 @@ def build_services(settings: Settings, clock: Clock | None = None) -> Services:
         chat_rate=WindowLimit(settings.chat_per_minute, 60),
         sockets=SocketCount(settings.ws_per_address, settings.ws_total),
     )
+    services.hosts = HostWatch(services)
     hub.room_snapshot = services.room_snapshot
     hub.identities = services.identities
     games.on_commit.append(services.publish_state)
@@ -209,6 +218,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         tune_gc()
         yield
         housekeeping.cancel()
+        await services.hosts.stop()
         if listener is not None:
             await listener.stop()
         await services.driver.stop()

@@ -264,6 +264,8 @@ class Hub:
                     self.fan_out(room_id, {"type": "room", "room": snap})
         elif kind == "chat":
             self.fan_out(room_id, {"type": "chat", **event["chat"]})
+        elif kind == "host":
+            self.fan_out(room_id, {"type": "host", "member_id": event["member"], "message": event["message"]})
         elif kind == "seats" and self.identities is not None:
             # seats or the host changed: each connection is told who its member is now
             people = await self.identities(room_id)
@@ -303,6 +305,10 @@ class Bus:
     async def claim(self, key: str, seconds: float) -> bool:
         """True if this process should run the one-off job ``key`` (bots, timers)."""
         return True
+
+    async def online(self, room_id: str) -> set[int]:
+        """The members of ``room_id`` with a socket open now, on any process."""
+        return self.hub.online_members(room_id)
 
 
 class RedisBus(Bus):
@@ -457,6 +463,10 @@ class RedisBus(Bus):
 
     async def ping(self) -> None:
         await self.redis.ping()
+
+    async def online(self, room_id: str) -> set[int]:
+        await self._read_presence(room_id)
+        return self.hub.online_members(room_id)
 
     async def claim(self, key: str, seconds: float) -> bool:
         try:

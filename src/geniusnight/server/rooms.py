@@ -429,19 +429,63 @@ class RoomService:
                 raise ApiError(404, "no_seat", f"Seat {seat} is empty.")
             if target.id == room.host_member_id:
                 raise ApiError(409, "kick_host", "The host can't kick themselves; pass the host role first.")
-            target.kicked = True
-            target.token_hash = None
-            target.seat = None
-            target.away_by = None
-            await self.s.flush()
-            await self._renumber([m for m in await self.seated(room.id)])
-            if room.status == "playing" and room.current_game_id is not None:
-                game = await self.s.get(Game, room.current_game_id)
-                if game is not None and game.finished_at is None:
-                    await self._bot_takes_over(game, seat)
+            await self._remove(room, target)
             return target
 
         return await self.seating(room_id, remove)
+
+    async def leave(self, room_id: str, member_id: int, online: set[int]) -> tuple[Room, Member, Member | None]:
+        """The member leaves the room for good, as a kick would remove them (committed). A
+        host's role passes to the longest-standing connected person (``online``), else to
+        the longest-standing person left; returns who got it (None: the host role did not
+        move, or nobody is left to take it)."""
+
+        async def go(room: Room) -> tuple[Member, Member | None]:
+            member = await self.s.get(Member, member_id)
+            if member is None or member.kicked or member.room_id != room.id:
+                raise ApiError(401, "not_member", "You are not in this room.")
+            successor = None
+            if member.id == room.host_member_id:
+                successor = await self.successor(room, online - {member.id}) or await self.successor(
+                    room, None, leaving=member.id
+                )
+                room.host_member_id = successor.id if successor is not None else None
+            await self._remove(room, member)
+            return member, successor
+
+        room, (member, successor) = await self.seating(room_id, go)
+        return room, member, successor
+
+    async def _remove(self, room: Room, target: Member) -> None:
+        """``target`` leaves the room: their token stops working; in the lobby the later seats
+        move up, in a running game a bot plays their seat to the end."""
+        seat = await self.seat_of(room, target)
+        target.kicked = True
+        target.token_hash = None
+        target.seat = None
+        target.away_by = None
+        await self.s.flush()
+        await self._renumber([m for m in await self.seated(room.id)])
+        if room.status == "playing" and room.current_game_id is not None and seat is not None:
+            game = await self.s.get(Game, room.current_game_id)
+            if game is not None and game.finished_at is None:
+                await self._bot_takes_over(game, seat)
+
+    async def holder_name(self, member_id: int) -> str:
+        member = await self.s.get(Member, member_id)
+        return member.name if member is not None else "The host"
+
+    async def successor(self, room: Room, online: set[int] | None, leaving: int | None = None) -> Member | None:
+        """Who takes the host role when its host is gone: the longest-standing person in the
+        room among ``online`` (None: among everyone but ``leaving``)."""
+        stmt = select(Member).where(Member.room_id == room.id, Member.kicked.is_(False), Member.bot.is_(None))
+        if online is not None:
+            if not online:
+                return None
+            stmt = stmt.where(Member.id.in_(online))
+        if leaving is not None:
+            stmt = stmt.where(Member.id != leaving)
+        return (await self.s.execute(stmt.order_by(Member.id).limit(1))).scalar_one_or_none()
 
     async def _bot_takes_over(self, game: Game, seat: int) -> None:
         held = (
@@ -492,11 +536,12 @@ class RoomService:
             game.seats = seats
         return seat
 
-    async def pass_host(self, room: Room, seat: int) -> None:
+    async def pass_host(self, room: Room, seat: int) -> Member:
         target = await self.holder(room, seat)
         if target is None or target.bot is not None:
             raise ApiError(422, "bad_seat", "The host role goes to a seated person.")
         room.host_member_id = target.id
+        return target
 
     async def start(self, room: Room) -> Game:
         self.require_lobby(room)

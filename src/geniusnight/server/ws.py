@@ -79,6 +79,7 @@ async def _connect(ws: WebSocket, services: Services, room_id: str) -> None:
             await services.publish_seats(room_id, game_id)
         await _welcome(services, conn, hello)
         await services.publish_room(room_id)  # someone came online
+        await services.hosts.check(room_id)  # a host long gone hands the role to someone here
         await _serve(ws, services, conn)
     except WebSocketDisconnect:
         pass
@@ -87,6 +88,7 @@ async def _connect(ws: WebSocket, services: Services, room_id: str) -> None:
     finally:
         log.info("socket closed: member %s", conn.member_id, extra=where)
         services.hub.remove(conn)
+        services.hosts.socket_closed(room_id, conn.member_id, conn.host)
         await conn.stop()
         with contextlib.suppress(Exception):
             await services.publish_room(room_id)
