@@ -203,8 +203,8 @@ export async function createReplayPlayer(root, { apiBase, full = false, initialS
     play.textContent = "❚❚ Pause";
     render();
     timer = setInterval(() => {
-      if (seq >= last) return pause();
       go(seq + 1);
+      if (seq >= last) pause(); // at once: a later tick must not move on from a seq picked by hand
     }, PLAY_MS);
   }
 
