@@ -28,7 +28,7 @@ export function createGameView(root, ctx) {
   };
 
   root.classList.add("bq");
-  const status = h("div", { class: "bq-status", "data-testid": "bq-status", role: "status", "aria-live": "polite", tabindex: "-1" });
+  const status = h("div", { class: "bq-status", "data-testid": "bq-status", tabindex: "-1" });
   // updates rebuild the buttons: the keyboard goes back to the same one (by data-testid) or,
   // when it is gone, to the next useful one, else the status line
   const focus = focusKeeper(root, { fallback: () => status });
@@ -380,17 +380,42 @@ export function createGameView(root, ctx) {
     return box;
   }
 
+  function roundText(r) {
+    const gains = r.changes.map((c, s) => (s === r.genius && c === 0 ? null : `${name(s)} ${c > 0 ? "+" : ""}${c}`)).filter(Boolean).join(", ");
+    const idiots = r.identities.map((id, s) => (id === "idiot" ? name(s) : null)).filter(Boolean);
+    return `${name(r.genius)} asked “${r.question}” (answer: ${r.accepted[0]}). IDIOTs: ${idiots.length ? idiots.join(", ") : "none"}. ${gains}`;
+  }
+
+  // What a screen reader hears (the room's live region): the question asked, the verdicts,
+  // each accusation, the round's result, and what to do or whom we wait for.
+  let heardStatus = null;
+  function news(prev, v) {
+    const said = [];
+    if (prev) {
+      if ((v.history || []).length > (prev.history || []).length) {
+        const r = v.history[v.history.length - 1];
+        said.push(`Round ${r.round}${r.tiebreak ? " (tie-break)" : ""} result: ${roundText(r)}`);
+      }
+      if (v.question && (!prev.question || prev.round !== v.round)) said.push(`${name(v.genius)} asks (${LEVELS[v.question.index] || ""}): ${v.question.q}`);
+      if (v.phase === "accuse" && prev.phase !== "accuse" && v.verdicts) {
+        said.push(`Verdicts: ${v.readout_order.map((s) => `${name(s)} ${v.verdicts.final[s] ? "right" : "wrong"}`).join(", ")}.`);
+      }
+      const made = prev.round === v.round && prev.phase === v.phase ? (prev.accusations || []).length : 0;
+      for (const a of (v.accusations || []).slice(made)) said.push(a.target === null ? `${name(a.by)} accuses no one.` : `${name(a.by)} accuses ${name(a.target)}.`);
+    }
+    const text = statusText(v);
+    if (text !== heardStatus) said.push(text);
+    heardStatus = text;
+    for (const t of said) ctx.announce?.(t);
+  }
+
   function renderLog(v) {
     log.replaceChildren();
     const rounds = v.history || [];
     if (!rounds.length) return;
     const list = h("ol", { class: "bq-log-list" });
     for (const r of rounds) {
-      const gains = r.changes.map((c, s) => (s === r.genius && c === 0 ? null : `${name(s)} ${c > 0 ? "+" : ""}${c}`)).filter(Boolean).join(", ");
-      const idiots = r.identities.map((id, s) => (id === "idiot" ? name(s) : null)).filter(Boolean);
-      add(list, h("li", { "data-testid": `bq-log-${r.round}` },
-        h("strong", {}, `Round ${r.round}`), ` — ${name(r.genius)} asked “${r.question}” (answer: ${r.accepted[0]}). `,
-        `IDIOTs: ${idiots.length ? idiots.join(", ") : "none"}. ${gains}`));
+      add(list, h("li", { "data-testid": `bq-log-${r.round}` }, h("strong", {}, `Round ${r.round}`), ` — ${roundText(r)}`));
     }
     add(log, h("summary", {}, `Earlier rounds (${rounds.length})`), list);
   }
@@ -430,6 +455,7 @@ export function createGameView(root, ctx) {
       ui.view = view;
       ui.meta = meta || {};
       render();
+      news(prev, view);
     },
     destroy() {
       clearInterval(timer);

@@ -119,20 +119,25 @@ export function createGameView(root, ctx) {
     return list;
   }
 
+  function resultText(v) {
+    const r = v.result;
+    if (v.mode === "coop") {
+      return `${r.winners.length ? "You win the challenge!" : "Challenge lost."} Team total ${r.team_total} (above ${r.target} wins).`;
+    }
+    const names = r.winners.map(nameOf).join(" and ");
+    return r.winners.length > 1 ? `Shared victory: ${names}.` : `${names} wins!`;
+  }
+
   function banner(v) {
     if (v.over && v.result) {
-      const r = v.result;
-      let text;
-      if (v.mode === "coop") {
-        text = `${r.winners.length ? "You win the challenge!" : "Challenge lost."} Team total ${r.team_total} (above ${r.target} wins).`;
-      } else {
-        const names = r.winners.map(nameOf).join(" and ");
-        text = r.winners.length > 1 ? `Shared victory: ${names}.` : `${names} wins!`;
-      }
-      return h("div", { class: "gi-banner gi-banner-over", "data-testid": "gi-result", role: "status", tabindex: "-1" }, text);
+      return h("div", { class: "gi-banner gi-banner-over", "data-testid": "gi-result", tabindex: "-1" }, resultText(v));
     }
     const last = v.history && v.history[v.history.length - 1];
     if (!last || (v.phase !== "prepare" && v.revealed && v.revealed.length > 1)) return null;
+    return h("div", { class: "gi-banner", "data-testid": "gi-banner", tabindex: "-1" }, roundText(last));
+  }
+
+  function roundText(last) {
     let text;
     if (last.solved_by !== null && last.solved_by !== undefined) {
       const pts = last.points[last.solved_by];
@@ -143,10 +148,10 @@ export function createGameView(root, ctx) {
     if (last.disruptor !== null && last.disruptor !== undefined && last.points[last.disruptor]) {
       text += ` ${nameOf(last.disruptor)} (Disruptor) +${last.points[last.disruptor]}.`;
     }
-    return h("div", { class: "gi-banner", "data-testid": "gi-banner", role: "status", tabindex: "-1" }, text);
+    return text;
   }
 
-  function prompt(v) {
+  function promptText(v) {
     const me = mySeat();
     let text = "";
     if (v.phase === "prepare") {
@@ -168,7 +173,34 @@ export function createGameView(root, ctx) {
       }
       text += ` Worth ${v.points_if_solved} now.`;
     }
+    return text;
+  }
+
+  function prompt(v) {
+    const text = promptText(v);
     return text ? h("p", { class: "gi-prompt", "data-testid": "gi-prompt", tabindex: "-1" }, text) : null;
+  }
+
+  // What a screen reader hears (the room's live region): hints as they come out, guesses and
+  // passes, the round's result, the game's result, and what to do or whom we wait for.
+  let heardPrompt = null;
+  function news(prev, v) {
+    const said = [];
+    if (prev) {
+      if ((v.history || []).length > (prev.history || []).length) said.push(roundText(v.history[v.history.length - 1]));
+      const before = prev.round === v.round ? prev.revealed || [] : [];
+      for (const w of (v.revealed || []).filter((x) => !before.includes(x))) said.push(`Hint revealed: “${w}”.`);
+      if (prev.phase === "order" && v.phase === "guess") said.push(`The hints, most relevant first: ${v.revealed.join(", ")}.`);
+      const guessed = prev.round === v.round ? (prev.guesses || []).length : 0;
+      for (const g of (v.guesses || []).slice(guessed)) said.push(`${nameOf(g.seat)} guessed “${g.card}”: ${g.correct ? "right" : "wrong"}.`);
+      const passed = prev.round === v.round ? prev.passed || [] : [];
+      for (const seat of (v.passed || []).filter((x) => !passed.includes(x))) said.push(`${nameOf(seat)} passed.`);
+      if (v.over && !prev.over && v.result) said.push(`Game over. ${resultText(v)}`);
+    }
+    const text = v.over ? "" : promptText(v);
+    if (text && text !== heardPrompt) said.push(text);
+    heardPrompt = text;
+    for (const t of said) ctx.announce?.(t);
   }
 
   function prepareSection(v) {
@@ -507,6 +539,7 @@ export function createGameView(root, ctx) {
         ui.pickMode = "answer";
       }
       render();
+      news(prev, view);
     },
     destroy() {
       clearInterval(ui.timer);

@@ -214,7 +214,10 @@ export function createGameView(root, ctx) {
   let boardRadius = null;
 
   root.classList.add("ingenious");
-  const status = h("div", { class: "ingenious-status", "data-testid": "ingenious-status", role: "status", "aria-live": "polite" });
+  const status = h("div", { class: "ingenious-status", "data-testid": "ingenious-status" });
+  // what a screen reader hears (the room's live region): each move, the turn, the result
+  const say = (text) => ctx.announce?.(text);
+  let heard = null; // {n: the last log event read out, status: the last status line read out}
   const deadline = h("span", { class: "ingenious-deadline", "data-testid": "ingenious-deadline" });
   const bag = h("span", { class: "ingenious-bag", "data-testid": "ingenious-bag" });
   const zoomBtn = h("button", {
@@ -234,7 +237,7 @@ export function createGameView(root, ctx) {
   boardWrap.append(boardSvg);
   const prompt = h("div", { class: "ingenious-prompt", "data-testid": "ingenious-prompt" });
   const rack = h("div", { class: "ingenious-rack", "data-testid": "ingenious-rack", role: "listbox", "aria-label": "Your tiles" });
-  const preview = h("div", { class: "ingenious-preview", "data-testid": "ingenious-preview", "aria-live": "polite" });
+  const preview = h("div", { class: "ingenious-preview", "data-testid": "ingenious-preview" });
   const flipBtn = h("button", { type: "button", "data-testid": "ingenious-flip", onclick: () => { ui.flipped = !ui.flipped; render(); } }, "Flip");
   const cancelBtn = h("button", { type: "button", "data-testid": "ingenious-cancel", onclick: () => { clearSelection(); render(); } }, "Cancel");
   const confirmBtn = h("button", { type: "button", class: "primary", "data-testid": "ingenious-confirm", onclick: confirm }, "Place");
@@ -453,9 +456,11 @@ export function createGameView(root, ctx) {
       ui.second = free[(now + 1) % free.length];
     } else {
       preview.textContent = `No free cell ${dirs.map(([dq, dr]) => DIR_NAME[key(dq, dr)]).join(" or ")} of the first colour.`;
+      say(preview.textContent);
       return true;
     }
     render();
+    say(preview.textContent);
     return true;
   }
 
@@ -469,13 +474,14 @@ export function createGameView(root, ctx) {
       if (ui.first && ui.second) { confirm(); return; }
       const partners = legalTargets(view, view.first_round);
       const here = key(...ui.cursor);
-      if (!partners.has(here)) { preview.textContent = "No tile can start on this cell."; return; }
+      if (!partners.has(here)) { preview.textContent = "No tile can start on this cell."; say(preview.textContent); return; }
       if (ui.tile === null) ui.tile = 0;
       ui.first = [...ui.cursor];
       const [q, r] = ui.first;
       ui.second = DIR_ORDER.map(([dq, dr]) => [q + dq, r + dr]).find((c) => partners.get(here).has(key(...c)));
       render();
       focusCursor();
+      say(`${preview.textContent} Arrows move the second colour, Enter places the tile.`);
       return;
     }
     if (k === "Escape") {
@@ -485,7 +491,7 @@ export function createGameView(root, ctx) {
       return;
     }
     if (k === "f") {
-      if (placing && colours()) { e.preventDefault(); ui.flipped = !ui.flipped; render(); }
+      if (placing && colours()) { e.preventDefault(); ui.flipped = !ui.flipped; render(); if (ui.first) say(preview.textContent); }
       return;
     }
     const handled = placing && ui.first ? chooseSecond(e) : moveCursor(e);
@@ -729,7 +735,7 @@ export function createGameView(root, ctx) {
 
   function eventText(e) {
     const who = e.seat !== undefined ? nameOf(e.seat) : "";
-    if (e.type === "place") return `${who} placed ${e.colors.join("/")}: ${gainText(e.gained)}`;
+    if (e.type === "place") return `${who} placed ${e.colors.join("–")}, ${gainText(e.gained)}`;
     if (e.type === "bonus") return `Ingenious! ${who}: ${e.colors.join(" and ")} reached a bonus (${e.count} extra placement${e.count > 1 ? "s" : ""})`;
     if (e.type === "swap") return `${who} swapped tiles: ${e.tiles.map((t) => t.join("/")).join(", ")}`;
     if (e.type === "keep") return `${who} kept their tiles`;
@@ -807,6 +813,10 @@ export function createGameView(root, ctx) {
     renderRanking();
     renderLog();
     tick();
+    if (heard && status.textContent !== heard.status && !ui.busy && ui.sentSeq === null) {
+      heard.status = status.textContent;
+      say(status.textContent);
+    }
     if (ui.refocus && !ui.busy && ui.sentSeq === null) placeFocus();
   }
 
@@ -818,6 +828,11 @@ export function createGameView(root, ctx) {
         clearSelection();
       }
       if (!nextMeta || nextMeta.seq !== ui.sentSeq) ui.sentSeq = null;
+      // the news: new moves in the log, then (render) whose turn it is now; the page's first
+      // view only says whose turn it is: the log before it is history
+      const lastN = nextView.log.length ? nextView.log[nextView.log.length - 1].n : -1;
+      if (heard) for (const e of nextView.log) if (e.n > heard.n) say(eventText(e));
+      heard = { n: Math.max(lastN, heard ? heard.n : -1), status: heard ? heard.status : null };
       view = nextView;
       meta = nextMeta || {};
       render();

@@ -40,3 +40,21 @@ export function focusKeeper(root, { key = (node) => node.getAttribute("data-test
 
   return { keep, land };
 }
+
+// The room's one polite live region: moves in plain words, whose turn it is, round results.
+// Each message is its own paragraph (the same words twice are still read twice); the last few
+// stay, so the region can also be read back.
+export function createAnnouncer(host, { keep = 20 } = {}) {
+  const region = document.createElement("div");
+  region.className = "visually-hidden";
+  region.setAttribute("aria-live", "polite");
+  region.setAttribute("data-testid", "announcer");
+  host.append(region);
+  return function announce(text) {
+    if (!text) return;
+    const p = document.createElement("p");
+    p.textContent = text;
+    region.append(p);
+    while (region.children.length > keep) region.firstChild.remove();
+  };
+}

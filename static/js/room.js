@@ -1,5 +1,6 @@
 // The room page: lobby, host controls, chat, connection indicator, and the game area into
 // which the game's own module renders each view.
+import { createAnnouncer } from "./a11y.js";
 import { api, el, toast } from "./api.js";
 import { optionsForm } from "./options.js";
 import { RoomSocket } from "./socket.js";
@@ -15,6 +16,8 @@ let you = null;
 let gameView = null; // {id, view: createGameView result}
 let optionsUi = null;
 let optionsKey = "";
+// the room's one live region: the game's moves, turns and results, read out by screen readers
+const announce = createAnnouncer(document.body);
 
 // Turn cues: the tab's title and icon say when this person is to act, so a player in
 // another tab notices; a short vibration on phones that allow it.
@@ -268,6 +271,7 @@ async function mountGame(root) {
     get players() { return room.seats.map((s) => ({ seat: s.seat, name: s.name, bot: s.bot })); },
     info,
     mode: "play",
+    announce,
     send: async (action) => {
       const res = await socket.act(action);
       if (!res.ok) toast(res.message, "bad");

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from playwright.async_api import Browser, Page, expect
 from playwright.async_api import Error as PlaywrightError
 
@@ -65,4 +67,8 @@ async def test_three_players_play_a_whole_game_to_the_result(server: ServerProce
     for page in pages:
         await expect(page.get_by_test_id("bq-result")).to_be_visible()
         await expect(page.get_by_test_id("bq-reveal")).to_be_visible()
+        # a screen reader heard the questions, verdicts, accusations and results in words
+        said = page.get_by_test_id("announcer")
+        await expect(said).to_contain_text(re.compile(r"Round \d+( \(tie-break\))? result: .* asked “"))
+        await expect(said).to_contain_text(re.compile(r"(wins!|Shared win: .*)$"))
     await close_all(pages)

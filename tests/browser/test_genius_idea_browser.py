@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from playwright.async_api import Browser, Page, expect
 from playwright.async_api import Error as PlaywrightError
 
@@ -83,4 +85,8 @@ async def test_two_players_play_a_whole_coop_game(server: ServerProcess, browser
     for page in pages:
         await expect(page.get_by_test_id("gi-result")).to_be_visible()
         await expect(page.get_by_test_id("gi-history").locator("[data-round]")).to_have_count(4)
+        # a screen reader heard the last round's result and the game's, in words
+        said = page.get_by_test_id("announcer")
+        await expect(said).to_contain_text(re.compile(r"Round 4: (unsolved|.* solved it)"))
+        await expect(said).to_contain_text(re.compile(r"Game over\. (You win the challenge!|Challenge lost\.)"))
     await close_all(pages)

@@ -111,3 +111,30 @@ async def test_escape_steps_back_from_the_second_colour_to_the_cursor_and_then_t
     await expect(first).to_be_focused()
     await expect(first).to_have_attribute("aria-selected", "false")
     await close_all(pages)
+
+
+async def test_a_screen_reader_hears_each_move_in_words_and_whose_turn_it_is(
+    server: ServerProcess, browser: Browser
+) -> None:
+    pages = await open_room(browser, server.base, "ingenious", ["Ada"], bots=["greedy"], phone_first=False)
+    page = pages[0]
+    bot = await page.get_by_test_id("seats").locator("li[data-seat='1'] .name").text_content()
+    announcer = page.get_by_test_id("announcer")
+    # the room has one polite live region for the game's news, and the game none of its own
+    await expect(announcer).to_have_attribute("aria-live", "polite")
+    assert await page.locator(".game-root [aria-live], .game-root [role=status]").count() == 0
+    await expect(announcer).to_contain_text("Your turn: your first tile must touch a free start symbol.")
+    await page.get_by_test_id("ingenious-rack").locator("[data-rack-index]").first.focus()
+    await page.keyboard.press("Enter")
+    await page.keyboard.press("Enter")
+    # the first colour is down: the keys to go on, and where the second colour would go
+    await expect(announcer).to_contain_text(
+        re.compile(r"\w+ on row \d+, column \d+, \w+ right: .*Enter places the tile\.")
+    )
+    await page.keyboard.press("Enter")
+    gain = r"(no points|\+\d+ \w+(, \+\d+ \w+)*)"
+    said = re.compile(
+        rf"Ada placed \w+–\w+, {gain}.*{re.escape(bot or '')} placed \w+–\w+, {gain}Your turn: place a tile\.$"
+    )
+    await expect(announcer).to_have_text(said)
+    await close_all(pages)
