@@ -95,3 +95,56 @@ async def test_the_admin_cookie_is_dead_after_logout(client: httpx.AsyncClient) 
     client.cookies.set(ADMIN_COOKIE, cookie)  # a copy kept from before the logout
     assert (await client.get("/api/admin/session")).status_code == 401
     assert (await client.get("/admin")).status_code == 401
+
+
+async def test_a_cookie_request_that_says_nothing_of_where_it_comes_from_is_refused(app: Any) -> None:
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as browser:
+        room = await create(browser)  # no cookie yet: creating needs none
+        path = f"/api/rooms/{room['room_id']}/bots"
+        # the seat cookie, and neither Origin nor Sec-Fetch-Site: refused, and nothing changed
+        r = await browser.post(path, json={})
+        assert r.status_code == 403 and r.json()["code"] == "bad_origin"
+        r = await browser.post(path, json={}, headers={"Referer": "http://testserver/r/x"})
+        assert r.status_code == 403  # a Referer alone is no proof
+        # Sec-Fetch-Site decides where Origin is missing
+        for site in ("cross-site", "same-site", "none"):
+            r = await browser.post(path, json={}, headers={"Sec-Fetch-Site": site})
+            assert r.status_code == 403 and r.json()["code"] == "bad_origin", site
+        assert len((await browser.get(f"/api/rooms/{room['room_id']}")).json()["seats"]) == 1  # reads are fine
+        assert (await browser.post(path, json={}, headers={"Sec-Fetch-Site": "same-origin"})).status_code == 200
+        # a script's bearer token is allowed without either header, cookie or not
+        assert (await browser.post(path, json={}, headers=bearer(room["token"]))).status_code == 200
+        assert len((await browser.get(f"/api/rooms/{room['room_id']}")).json()["seats"]) == 3
+        # the cookie counts only where it would authenticate: creating a room needs none
+        assert (await browser.post("/api/rooms", json={"game": "count21", "name": "Bo"})).status_code == 200
+
+
+async def test_the_admin_cookie_alone_changes_nothing_without_origin(client: httpx.AsyncClient) -> None:
+    assert (await client.post("/api/admin/login", json={"token": "a" * 32})).status_code == 200
+    del client.headers["Origin"]  # the same browser's cookie, sent by a page that says nothing
+    r = await client.post("/api/admin/logout")
+    assert r.status_code == 403 and r.json()["code"] == "bad_origin"
+    assert (await client.get("/api/admin/session")).status_code == 200  # still logged in
+
+
+async def test_a_websocket_with_the_cookie_and_no_origin_is_refused(db_url: str) -> None:
+    async with serve(db_url) as srv, httpx.AsyncClient(base_url=srv.base) as c:
+        room = (await c.post("/api/rooms", json={"game": "count21", "name": "Ada"})).json()
+        url = f"{srv.ws_base}/ws/{room['room_id']}"
+        cookie = {"Cookie": f"gn_seat_{room['room_id']}={room['token']}"}
+        async with websockets.connect(url, additional_headers=cookie) as ws:
+            await ws.send(json.dumps({"type": "hello", "token": None}))
+            assert json.loads(await ws.recv())["code"] == "bad_origin"
+            with pytest.raises(websockets.ConnectionClosed):
+                await ws.recv()
+            assert ws.close_code == 4403
+        with pytest.raises(websockets.InvalidStatus) as refused:
+            await websockets.connect(url, additional_headers={**cookie, "Sec-Fetch-Site": "same-site"})
+        assert refused.value.response.status_code == 403
+        async with websockets.connect(url, additional_headers={**cookie, "Sec-Fetch-Site": "same-origin"}) as ws:
+            await ws.send(json.dumps({"type": "hello", "token": None}))
+            assert json.loads(await ws.recv())["type"] == "welcome"
+        async with websockets.connect(url, additional_headers=cookie) as ws:  # the token in hello
+            await ws.send(json.dumps({"type": "hello", "token": room["token"]}))
+            assert json.loads(await ws.recv())["type"] == "welcome"

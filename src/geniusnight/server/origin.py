@@ -1,12 +1,20 @@
 """Cross-site checks: what a browser's cookie authenticates must come from the site's own pages.
 
 A seat cookie is ``SameSite=Lax``: a page on another port or on a sibling subdomain is the
-same *site* to the browser, which sends the cookie along. Browsers name the page a request
-comes from in ``Origin`` on every request that changes something (not GET/HEAD/OPTIONS) and
-on every websocket; where it is missing, the ``Referer`` stands in. So such a request that
-names a page must name one of the public URL (``GENIUSNIGHT_PUBLIC_URL``; unset: the
-request's own host). Scripts, which name none, authenticate with ``Authorization: Bearer``
-(or the websocket ``hello`` token).
+same *site* to the browser, which sends the cookie along. So a request that changes something
+(not GET/HEAD/OPTIONS), and every websocket, must show it comes from the site's own pages:
+
+1. ``Origin``, which browsers send on every such request and every websocket, must be the
+   public URL's (``GENIUSNIGHT_PUBLIC_URL``; unset: the request's own host).
+2. Without an ``Origin``, ``Sec-Fetch-Site`` (sent by current browsers) must be
+   ``same-origin``.
+3. Without either, a ``Referer`` of another site is refused, and so is a request that only our
+   cookie would authenticate (a seat or admin cookie, no ``Authorization: Bearer``): a browser
+   always says where such a request comes from, so one that does not is not trusted with
+   the browser's cookie.
+
+Scripts, which send none of these headers, authenticate with ``Authorization: Bearer`` (or
+the websocket ``hello`` token) and stay allowed.
 """
 
 from __future__ import annotations
@@ -18,6 +26,8 @@ from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ..settings import Settings
+from .admin import ADMIN_COOKIE
+from .deps import COOKIE_PREFIX, cookie_name
 
 SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
 
@@ -41,9 +51,41 @@ def origin_allowed(settings: Settings, origin: str, host: str | None) -> bool:
     return host is not None and urlsplit(origin).netloc == host
 
 
-def from_another_site(settings: Settings, headers: Headers) -> bool:
-    origin = request_origin(headers)
-    return origin is not None and not origin_allowed(settings, origin, headers.get("host"))
+def cookie_only(path: str, headers: Headers) -> bool:
+    """Only one of our cookies would authenticate this request: it carries no bearer token,
+    and a cookie that counts for ``path`` (the room's seat cookie for ``/api/rooms/{id}/…``,
+    any seat cookie for ``/api/join/…``, whose invite names a room, the admin cookie for the
+    admin console). Creating a room authenticates nobody."""
+    if headers.get("authorization", "").lower().startswith("bearer "):
+        return False
+    names = {part.split("=", 1)[0].strip() for part in headers.get("cookie", "").split(";")}
+    parts = path.split("/")
+    if path.startswith("/api/rooms/") and len(parts) > 3:
+        return cookie_name(parts[3]) in names
+    if path.startswith("/api/join/"):
+        return any(name.startswith(COOKIE_PREFIX) for name in names)
+    if path.startswith(("/api/admin/", "/admin")):
+        return ADMIN_COOKIE in names
+    return False
+
+
+def says_where_from(headers: Headers) -> bool:
+    """A browser named the page or the site relation (``Origin`` or ``Sec-Fetch-Site``)."""
+    return "origin" in headers or "sec-fetch-site" in headers
+
+
+def from_another_site(settings: Settings, path: str, headers: Headers) -> bool:
+    """True for a request that changes something and may come from another site's page."""
+    origin = headers.get("origin")
+    if origin is not None:
+        return not origin_allowed(settings, origin, headers.get("host"))
+    fetch_site = headers.get("sec-fetch-site")
+    if fetch_site is not None:
+        return fetch_site != "same-origin"
+    referer = request_origin(headers)
+    if referer is not None and not origin_allowed(settings, referer, headers.get("host")):
+        return True
+    return cookie_only(path, headers)
 
 
 class OriginGuard:
@@ -56,7 +98,7 @@ class OriginGuard:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         unsafe = scope["type"] == "http" and scope["method"] not in SAFE_METHODS
-        if unsafe and from_another_site(self.settings, Headers(scope=scope)):
+        if unsafe and from_another_site(self.settings, scope["path"], Headers(scope=scope)):
             body = {"code": "bad_origin", "message": "Requests must come from this site's own pages."}
             await JSONResponse(body, status_code=403)(scope, receive, send)
             return

@@ -18,7 +18,7 @@ from ..logs import fields
 from .app import Services
 from .deps import cookie_name
 from .edge import BadInput, strict_json
-from .origin import origin_allowed
+from .origin import origin_allowed, says_where_from
 from .realtime import RECONNECT_FRAME, Connection, TokenBucket
 from .rooms import ApiError, RoomService, chat_json
 
@@ -42,7 +42,10 @@ async def room_socket(ws: WebSocket) -> None:
     services: Services = ws.app.state.services
     room_id: str = ws.path_params["room_id"]
     origin = ws.headers.get("origin")
-    if origin is not None and not origin_allowed(services.settings, origin, ws.headers.get("host")):
+    fetch_site = ws.headers.get("sec-fetch-site")
+    if (origin is not None and not origin_allowed(services.settings, origin, ws.headers.get("host"))) or (
+        origin is None and fetch_site is not None and fetch_site != "same-origin"
+    ):
         await ws.close(code=4403)  # before the handshake: the browser sees 403
         return
     address = ws.client.host if ws.client else ""
@@ -105,7 +108,15 @@ async def _admit(
     hello = await _hello(ws, settings.max_frame_bytes, settings.hello_seconds)
     if hello is None:
         return None
-    token = hello.get("token") or ws.cookies.get(cookie_name(room_id))
+    token = hello.get("token")
+    if not token:
+        # the cookie authenticates only a socket whose browser said where it comes from
+        if not says_where_from(ws.headers) and ws.cookies.get(cookie_name(room_id)):
+            message = "Send your token in hello, or connect from this site's pages."
+            await ws.send_json(error(None, "bad_origin", message))
+            await ws.close(code=4403)
+            return None
+        token = ws.cookies.get(cookie_name(room_id))
     async with services.db.sessions() as s:
         svc = RoomService(s, settings.secret_key)
         try:
