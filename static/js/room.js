@@ -2,6 +2,7 @@
 // which the game's own module renders each view.
 import { createAnnouncer } from "./a11y.js";
 import { api, el, toast } from "./api.js";
+import { createTurnCues } from "./cues.js";
 import { optionsForm } from "./options.js";
 import { RoomSocket } from "./socket.js";
 
@@ -19,20 +20,12 @@ let optionsKey = "";
 // the room's one live region: the game's moves, turns and results, read out by screen readers
 const announce = createAnnouncer(document.body);
 
-// Turn cues: the tab's title and icon say when this person is to act, so a player in
-// another tab notices; a short vibration on phones that allow it.
-const baseIcon = "data:image/svg+xml," + encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><circle cx="8" cy="8" r="7" fill="#3b5bdb"/></svg>');
-const turnIcon = "data:image/svg+xml," + encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><circle cx="8" cy="8" r="7" fill="#f59f00"/><circle cx="8" cy="8" r="3" fill="#fff"/></svg>');
-const icon = el("link", { rel: "icon", href: baseIcon });
-document.head.append(icon);
-let myTurnNow = false;
-function turnCue(view) {
+// Turn cues (static/js/cues.js): the tab's title and icon; with turn alerts on, a sound and
+// a vibration when the turn comes and when the clock runs low.
+const cues = createTurnCues($("turn-alerts"));
+function turnCue(view, deadline) {
   const mine = !!(you && you.seat !== null && !you.away && view && Array.isArray(view.to_act) && view.to_act.includes(you.seat) && !view.over);
-  document.title = `${mine ? "● Your turn · " : ""}${room ? room.title : "Room"} · Genius Night`;
-  icon.href = mine ? turnIcon : baseIcon;
-  document.body.dataset.yourTurn = String(mine);
-  if (mine && !myTurnNow && document.hidden && navigator.vibrate) navigator.vibrate(120);
-  myTurnNow = mine;
+  cues.turn(mine, deadline);
 }
 
 const socket = new RoomSocket(roomId, {
@@ -77,7 +70,7 @@ function setRoom(next) {
   room = next;
   roomEl.dataset.status = room.status;
   info = games.find((g) => g.id === room.game) || info;
-  document.title = `${myTurnNow ? "● Your turn · " : ""}${room.title} · Genius Night`;
+  cues.title(room.title);
   $("room-title").textContent = room.title;
   const statusText = { lobby: "Waiting for players", playing: "Playing", finished: "Game over", closed: "Closed" }[room.status] || room.status;
   $("room-status").textContent = `${statusText} · ${room.seats.length}/${room.max_players} seats` + (you && you.seat == null ? " · you are watching" : "");
@@ -248,7 +241,7 @@ $("chat-form").addEventListener("submit", (e) => {
 });
 
 async function showState(frame) {
-  turnCue(frame.view);
+  turnCue(frame.view, frame.deadline);
   if (!gameView || gameView.id !== frame.game_id) {
     gameView?.view?.destroy?.();
     const area = $("game-area");
