@@ -131,3 +131,14 @@ class FakeClock:
             _, _, wake = heapq.heappop(self._sleepers)
             if not wake.done():  # a cancelled sleeper is gone
                 wake.set_result(None)
+
+
+async def start_game(client: httpx.AsyncClient, target: int = 21) -> int:
+    """Two people (no bots, so nothing moves by itself); returns the game's id."""
+    body = {"game": "count21", "name": "Ada", "options": {"target": target}}
+    host = (await client.post("/api/rooms", json=body)).json()
+    client.cookies.clear()
+    await client.post(f"/api/join/{host['invite_url'].rsplit('/', 1)[1]}", json={"name": "Grace"})
+    client.cookies.clear()
+    auth = {"Authorization": f"Bearer {host['token']}"}
+    return int((await client.post(f"/api/rooms/{host['room_id']}/start", headers=auth)).json()["game_id"])

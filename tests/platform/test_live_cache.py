@@ -10,17 +10,7 @@ from typing import Any
 import httpx
 
 from geniusnight.server.games import CacheLimits, GameService
-
-
-async def start_game(client: httpx.AsyncClient, target: int = 21) -> int:
-    """Two people (no bots, so nothing moves by itself); returns the game's id."""
-    body = {"game": "count21", "name": "Ada", "options": {"target": target}}
-    host = (await client.post("/api/rooms", json=body)).json()
-    client.cookies.clear()
-    await client.post(f"/api/join/{host['invite_url'].rsplit('/', 1)[1]}", json={"name": "Grace"})
-    client.cookies.clear()
-    auth = {"Authorization": f"Bearer {host['token']}"}
-    return int((await client.post(f"/api/rooms/{host['room_id']}/start", headers=auth)).json()["game_id"])
+from support import start_game
 
 
 def service(app: Any) -> GameService:

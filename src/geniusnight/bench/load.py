@@ -43,7 +43,8 @@ from typing import Any
 from ..server.realtime import WRITER_LINGER
 
 ADMIN_TOKEN = "bench-admin-token-" + "x" * 16
-HEAD = re.compile(r'^\{"type":"state","game_id":(\d+),"seq":(\d+)')
+HEAD = re.compile(r'^\{"type":"(?:state|patch)","game_id":(\d+),"seq":(\d+)')
+REAL_GAMES = ("ingenious", "genius-idea", "brainiac")  # what ``--game all`` (the default) runs
 
 DEFAULT_OPTIONS = {"ingenious": {"variant": "standard"}, "count21": {"target": 99}}
 
@@ -174,8 +175,10 @@ class Stats:
     starts: list[float] = field(default_factory=list)  # seconds from a rematch request to play
     frame_bytes: int = 0
     frames: int = 0
+    frame_sizes: list[int] = field(default_factory=list)  # each state or patch frame a client got
     error_samples: list[str] = field(default_factory=list)
     elapsed: float = 0.0
+    window_cpu: float | None = None  # CPU seconds of the server processes in the timed window
     stop: bool = False  # set at the end of the timed window: every room loop ends
     go: asyncio.Event = field(default_factory=asyncio.Event)  # set once every room is connected
 
@@ -248,6 +251,7 @@ async def _reader(room: Room, i: int, ws: Any, stats: Stats) -> None:
             if m is not None:
                 stats.frames += 1
                 stats.frame_bytes += len(text)
+                stats.frame_sizes.append(len(text))
                 room.got_state(i, int(m.group(1)), int(m.group(2)))
                 continue
             frame = json.loads(text)
@@ -308,7 +312,8 @@ async def _play_room(
         for j in range(k):
             ws_base = bases[(index + j) % len(bases)].replace("http://", "ws://")
             ws = await websockets.connect(f"{ws_base}/ws/{room_id}", max_size=1 << 22, compression=None)
-            await ws.send(json.dumps({"type": "hello", "token": tokens[j], "seq": None}))
+            hello = {"type": "hello", "token": tokens[j], "seq": None, "patches": args.patches}
+            await ws.send(json.dumps(hello))
             room.socks.append(ws)
         readers = [asyncio.create_task(_reader(room, j, ws, stats)) for j, ws in enumerate(room.socks)]
         started.set()
@@ -423,18 +428,22 @@ async def run_rooms(args: argparse.Namespace, bases: list[str], indexes: list[in
     stats.go.set()
     await asyncio.sleep((0 if bare else args.ramp) + 1)  # every room has begun; the first states are in
     stats.moves, stats.games, stats.frames, stats.frame_bytes = 0, 0, 0, 0
-    stats.latencies, stats.starts = [], []
+    stats.latencies, stats.starts, stats.frame_sizes = [], [], []
+    # the server processes' CPU over exactly the timed window (one shard measures it)
+    cpu = _cpu_seconds(args.server_pids) if indexes and indexes[0] == 0 and args.server_pids else None
     t0 = time.perf_counter()
     await asyncio.sleep(args.duration)
     elapsed = time.perf_counter() - t0
+    if cpu is not None:
+        stats.window_cpu = _cpu_seconds(args.server_pids) - cpu
     moves, games, latencies, starts = stats.moves, stats.games, list(stats.latencies), list(stats.starts)
-    frames, frame_bytes = stats.frames, stats.frame_bytes
+    frames, frame_bytes, sizes = stats.frames, stats.frame_bytes, list(stats.frame_sizes)
     stats.stop = True
     _done, pending = await asyncio.wait(runners, timeout=40)
     for task in pending:
         task.cancel()
     stats.moves, stats.games, stats.latencies, stats.starts = moves, games, latencies, starts
-    stats.frames, stats.frame_bytes = frames, frame_bytes
+    stats.frames, stats.frame_bytes, stats.frame_sizes = frames, frame_bytes, sizes
     stats.elapsed = elapsed
     return stats
 
@@ -452,8 +461,10 @@ def _shard(payload: tuple[argparse.Namespace, list[str], list[int], bool]) -> di
         "starts": stats.starts,
         "frames": stats.frames,
         "frame_bytes": stats.frame_bytes,
+        "frame_sizes": stats.frame_sizes,
         "elapsed": stats.elapsed,
         "error_samples": stats.error_samples,
+        "window_cpu": stats.window_cpu,
     }
 
 
@@ -482,12 +493,14 @@ def run_clients(args: argparse.Namespace, bases: list[str], bare: bool) -> dict[
     latencies: list[float] = []
     starts: list[float] = []
     samples: list[str] = []
+    sizes: list[int] = []
     for r in results:
         for key in merged:
             merged[key] += r[key]
         latencies += r["latencies"]
         starts += r["starts"]
         samples += r["error_samples"]
+        sizes += r["frame_sizes"]
     elapsed = max(r["elapsed"] for r in results)
     merged["elapsed"] = elapsed
     merged["moves_per_second"] = merged["moves"] / elapsed if elapsed else 0.0
@@ -495,8 +508,21 @@ def run_clients(args: argparse.Namespace, bases: list[str], bare: bool) -> dict[
     merged["game_start_ms"] = _percentiles(starts)
     merged["game_starts"] = len(starts)
     merged["mean_frame_bytes"] = merged["frame_bytes"] // merged["frames"] if merged["frames"] else 0
+    # every move reaches every client of its room as one frame: a frame's size is what that
+    # move cost that client
+    merged["median_bytes_per_move_per_client"] = int(statistics.median(sizes)) if sizes else 0
     merged["error_samples"] = samples[:5]
+    cpu = [r["window_cpu"] for r in results if r["window_cpu"] is not None]
+    if cpu and merged["moves"]:
+        # summed over the server processes: what a move costs, however many processes share it
+        merged["cpu_ms_per_move"] = round(1000 * cpu[0] / merged["moves"], 3)
     return merged
+
+
+def _cpu_seconds(pids: list[int]) -> float:
+    import psutil
+
+    return sum(sum(psutil.Process(pid).cpu_times()[:2]) for pid in pids)
 
 
 def _percentiles(values: list[float]) -> dict[str, float]:
@@ -583,6 +609,7 @@ class Sampler:
         cpu = [sum(p.cpu_times()[:2]) - c0 for p, c0 in zip(self.procs, self.cpu0, strict=True)]
         return {
             "cpu_percent": [round(100 * c / elapsed, 1) for c in cpu],
+            "cpu_seconds": round(sum(cpu), 3),
             "rss_mib": [round(p.memory_info().rss / 2**20, 1) for p in self.procs],
         }
 
@@ -596,6 +623,7 @@ def bench(args: argparse.Namespace) -> dict[str, Any]:
         "rate": args.rate,
         "processes": args.processes,
         "client_procs": args.client_procs,
+        "patches": args.patches,
     }
     servers: list[Server] = []
     pg_name: str | None = None
@@ -620,6 +648,7 @@ def bench(args: argparse.Namespace) -> dict[str, Any]:
         if args.idle and pids:  # first, on a server that has not yet played
             report["idle"] = asyncio.run(idle_memory(bases[0], pids[0], args.idle, args.game))
         sampler = Sampler(pids) if pids else None
+        args.server_pids = pids
         ours = run_clients(args, bases, bare=False)
         if sampler is not None:
             ours["server"] = sampler.result()
@@ -635,6 +664,7 @@ def bench(args: argparse.Namespace) -> dict[str, Any]:
         try:
             assert bare.proc is not None
             sampler = Sampler([bare.proc.pid])
+            args.server_pids = []
             result = run_clients(args, [bare.base], bare=True)
             result["server"] = sampler.result()
             report["bare"] = result
@@ -675,10 +705,15 @@ def summary(report: dict[str, Any]) -> str:
         + (f", offered {report['rate']:g} moves/s" if report.get("rate") else ", closed loop"),
         f"  ours: {ours['moves_per_second']:.0f} moves/s ({ours['moves']} moves, {ours['games']} games), "
         f"latency p50 {ours['latency_ms']['p50']} ms p95 {ours['latency_ms']['p95']} ms "
-        f"p99 {ours['latency_ms']['p99']} ms, errors {ours['errors']}, mean state frame {ours['mean_frame_bytes']} B",
+        f"p99 {ours['latency_ms']['p99']} ms, errors {ours['errors']}",
+        f"  bytes per move per client: median {ours['median_bytes_per_move_per_client']} B, "
+        f"mean {ours['mean_frame_bytes']} B" + (" (patch frames)" if report.get("patches") else " (state frames)"),
     ]
     if "server" in ours:
-        lines.append(f"  server CPU {ours['server']['cpu_percent']} %, RSS {ours['server']['rss_mib']} MiB")
+        lines.append(
+            f"  server CPU {ours['server']['cpu_percent']} %, RSS {ours['server']['rss_mib']} MiB"
+            + (f", {ours['cpu_ms_per_move']} CPU-ms per move (all processes)" if "cpu_ms_per_move" in ours else "")
+        )
     if "idle" in report:
         idle = report["idle"]
         lines.append(
@@ -710,7 +745,18 @@ def summary(report: dict[str, Any]) -> str:
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--game", default="ingenious", help="engine id (count21 is the tests' toy game)")
+    p.add_argument(
+        "--game",
+        default="all",
+        help="engine id, comma-separated ids, or all (the three real games, one after another, each "
+        "beside the bare server); count21, the tests' toy game, is the transport baseline",
+    )
+    p.add_argument(
+        "--no-patches",
+        dest="patches",
+        action="store_false",
+        help="clients ask for full state frames instead of patch frames (as the browser does)",
+    )
     p.add_argument("--options", help="game options as JSON (default: a standard game)")
     p.add_argument("--policy", default="random", help="the bot policy the clients play with")
     p.add_argument("--rooms", type=int, default=200)
@@ -737,18 +783,22 @@ def main(args: argparse.Namespace) -> int:
 
     # a terminated benchmark still stops the servers it started (the ``finally`` blocks)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
-    if args.game == "count21" and not args.extra_engine:
-        args.extra_engine = "geniusnight.bench.toy:ENGINE"
-    if args.extra_engine:
-        _register_extra(args.extra_engine)
     if args.processes > 1 and not args.redis_url and not args.target:
         print("more than one process needs --redis-url and a PostgreSQL --database-url", file=sys.stderr)
         return 2
-    report = bench(args)
-    print(summary(report))
+    games = list(REAL_GAMES) if args.game == "all" else args.game.split(",")
+    reports = []
+    for game in games:
+        one = argparse.Namespace(**{**vars(args), "game": game})
+        if game == "count21" and not one.extra_engine:
+            one.extra_engine = "geniusnight.bench.toy:ENGINE"
+        if one.extra_engine:
+            _register_extra(one.extra_engine)
+        reports.append(bench(one))
+        print(summary(reports[-1]), flush=True)
     if args.json:
-        args.json.write_text(json.dumps(report, indent=2) + "\n")
-    return 0 if report["ours"]["errors"] == 0 else 1
+        args.json.write_text(json.dumps(reports[0] if len(reports) == 1 else reports, indent=2) + "\n")
+    return 0 if all(r["ours"]["errors"] == 0 for r in reports) else 1
 
 
 def cli(argv: list[str] | None = None) -> int:

@@ -151,7 +151,10 @@ class Services:
                 log.exception("housekeeping failed")
 
     async def publish_state(self, live: LiveGame) -> None:
-        await self.bus.publish({"kind": "state", "room": live.room_id, "game": live.id, "seq": live.seq})
+        event = {"kind": "state", "room": live.room_id, "game": live.id, "seq": live.seq}
+        if self.games.multi_process:  # other processes apply these instead of reading the log
+            event["moves"] = live.published_moves()
+        await self.bus.publish(event)
         if live.over:  # the room's status just became "finished"
             await self.publish_room(live.room_id)
 

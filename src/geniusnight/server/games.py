@@ -13,7 +13,7 @@ import hashlib
 import json
 import logging
 import time
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -70,6 +70,8 @@ class LiveGame:
     _frames: dict[int | None, str] = field(default_factory=dict, repr=False)
     # the views patch frames were last computed from, and the steps since (see patch_texts)
     history: History | None = field(default=None, repr=False)
+    # the last moves committed here, as published to other processes (see published_moves)
+    recent: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=PUBLISHED_MOVES), repr=False)
 
     @property
     def over(self) -> bool:
@@ -84,6 +86,12 @@ class LiveGame:
 
     def view(self, seat: int | None) -> dict[str, Any]:
         return self.engine.view(self.state, seat)
+
+    def published_moves(self) -> list[dict[str, Any]]:
+        """The moves a ``state`` event carries to other processes: those committed here
+        since the seq before the last few, so that a subscriber one or two moves behind
+        applies them without reading the log (a longer gap reads it)."""
+        return [m for m in self.recent if m["seq"] <= self.seq]
 
     def state_text(self, seat: int | None) -> str:
         """The encoded ``state`` frame for ``seat``. The part of the view every seat sees
@@ -161,6 +169,9 @@ def derive_seed(*parts: object) -> int:
     """A stable 63-bit seed from parts (bot choices must not depend on Python's hash salt)."""
     digest = hashlib.sha256("|".join(map(str, parts)).encode()).digest()
     return int.from_bytes(digest[:8], "big") >> 1
+
+
+PUBLISHED_MOVES = 4  # the last moves a state event carries to other processes
 
 
 @dataclass
@@ -409,9 +420,10 @@ class GameService:
         live.submitting += 1  # from here until the commit, the cache keeps this very object
         try:
             async with live.lock:
+                # with several processes the cache may lag the log: it is read only when a
+                # commit loses the race for its seq or the move looks illegal (see _try_commit)
+                fresh = not self.multi_process
                 for _attempt in range(5):
-                    if self.multi_process:
-                        await self._replay_new_moves(live)
                     if member_id is not None:
                         seat = live.seat_of(member_id)
                         if seat is None:
@@ -420,10 +432,13 @@ class GameService:
                             return Outcome(False, live.seq, "bot_plays", "A bot plays this seat now.")
                     elif bot and (seat is None or not live.seats[seat].get("bot")):
                         return Outcome(False, live.seq, "not_bot", "No bot plays this seat now.")
-                    outcome = await self._try_commit(live, member_id, seat, action, ref, at_seq)
+                    outcome = await self._try_commit(live, member_id, seat, action, ref, at_seq, fresh)
                     if outcome is not None:
                         break
-                    # another process committed this seq first: reload, re-validate, retry
+                    # another process committed this seq first (or the cache was behind):
+                    # read its moves, re-validate, retry
+                    await self._replay_new_moves(live)
+                    fresh = True
                 else:
                     metrics.MOVES_REFUSED.labels(live.engine.info.id, "conflict").inc()
                     return Outcome(False, live.seq, "conflict", "The game moved on; try again.")
@@ -446,11 +461,23 @@ class GameService:
         return outcome
 
     async def _try_commit(
-        self, live: LiveGame, member_id: int | None, seat: int | None, action: Any, ref: str | None, at_seq: int | None
+        self,
+        live: LiveGame,
+        member_id: int | None,
+        seat: int | None,
+        action: Any,
+        ref: str | None,
+        at_seq: int | None,
+        fresh: bool = True,
     ) -> Outcome | None:
+        """The move committed, or refused; None: read the log and try again (another process
+        took the seq, or, unless the cache is ``fresh``, the move would be refused: on the
+        newest state it may be legal, and a duplicate may be known there)."""
         key = (member_id, seat, ref) if ref is not None else None
         if key is not None and key in live.refs:
             return Outcome(True, live.refs[key], duplicate=True)
+        if not fresh and ((at_seq is not None and live.seq < at_seq) or live.over or live.closed):
+            return None
         if at_seq is not None and live.seq != at_seq:
             return Outcome(False, live.seq, "conflict", "The game moved on; try again.")
         if live.over:
@@ -460,6 +487,8 @@ class GameService:
         try:
             new_state = live.engine.apply(live.state, seat, action)
         except IllegalAction as e:
+            if not fresh:
+                return None
             return await self._refuse(live, seat, action, e.code, e.message)
         except Exception:
             log.exception(
@@ -508,7 +537,45 @@ class GameService:
         live.deadline_at, live.deadline_seq = deadline_at, deadline_seq
         if key is not None:
             live.refs[key] = seq
+        if self.multi_process:
+            live.recent.append(
+                {
+                    "seq": seq,
+                    "seat": seat,
+                    "member_id": member_id,
+                    "action": action,
+                    "ref": ref,
+                    "deadline": deadline_at.timestamp() if deadline_at else None,
+                    "deadline_seq": deadline_seq,
+                }
+            )
         return Outcome(True, seq)
+
+    async def apply_published(self, game_id: int, seq: int, moves: Any) -> LiveGame:
+        """Another process committed ``game_id`` up to ``seq`` and published its last moves:
+        apply them to the cached game (loaded from the log if it is not cached); read the log
+        only for what they do not cover."""
+        live = await self.get(game_id)
+        if live.seq >= seq:
+            return live
+        async with live.lock:
+            for move in moves if isinstance(moves, list) else ():
+                if move.get("seq") != live.seq + 1:
+                    continue  # one this cache has (or a gap, read below)
+                try:
+                    live.state = live.engine.apply(live.state, move["seat"], move["action"])
+                except Exception:  # the log decides; read it below
+                    log.exception("published move does not apply", extra=fields(live.room_id, live.id, live.seq))
+                    break
+                live.seq = move["seq"]
+                if move.get("ref"):
+                    live.refs[(move.get("member_id"), move["seat"], move["ref"])] = live.seq
+                at = move.get("deadline")
+                live.deadline_at = datetime.fromtimestamp(at, UTC) if isinstance(at, int | float) else None
+                live.deadline_seq = move.get("deadline_seq")
+            if live.seq < seq:
+                await self._replay_new_moves(live)
+        return live
 
     def _next_deadline(
         self, live: LiveGame, new_state: Any, seq: int, now: datetime

@@ -3,7 +3,8 @@
 Every ``state`` frame a connection gets is sent from here, as ``LiveGame.state_text`` encodes
 it from the engine's view of the seat its member holds in that game (``LiveGame.seat_of``) and
 nothing else. With Redis configured, events travel through pub/sub so that any process can
-serve any room; a subscriber that missed a message sees the ``seq`` jump and replays the
+serve any room; a ``state`` event carries the last moves committed, which a subscriber
+applies to its cached game, and one that missed messages sees the ``seq`` jump and reads the
 missing moves from the database.
 """
 
@@ -250,12 +251,15 @@ class Hub:
         room_id = event["room"]
         if kind == "seats" and event.get("game") is not None:
             await self.games.reload_seats(event["game"])  # cached here even with nobody connected
+        if kind == "state" and room_id not in self.rooms and event["game"] in self.games.live:
+            # nobody here watches it, but the cached game stays current (a bot or a timer
+            # that runs here next, or a socket that comes, finds it so)
+            await self.games.apply_published(event["game"], event["seq"], event.get("moves"))
+            return
         if room_id not in self.rooms:
             return
         if kind == "state":
-            live = await self.games.get(event["game"])
-            if live.seq < event["seq"]:
-                live = await self.games.catch_up(event["game"])
+            live = await self.games.apply_published(event["game"], event["seq"], event.get("moves"))
             self.fan_out_state(live)
         elif kind == "room":
             if self.room_snapshot is not None:
