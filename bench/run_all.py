@@ -68,24 +68,14 @@ def main() -> int:
         "2" if quick else "5",
     )
     run("Genius Idea: smart vs random Solvers", PY, "bench/genius_idea/match.py", "--games", "40" if quick else "200")
-    # the load targets are stated for 200 rooms x 4 clients of the toy game on SQLite
-    load = [PY, "-m", "geniusnight.cli", "bench", "load", "--game", "count21"]
+    # the load targets are stated for 200 rooms x 4 clients of each real game on SQLite, each
+    # beside the bare server in the same run; the toy game is the transport's baseline only
+    load = [PY, "-m", "geniusnight.cli", "bench", "load"]
     if quick:
         load += ["--rooms", "20", "--duration", "5", "--idle", "200"]
-    run("Load: one process on SQLite, closed loop, with the bare websocket baseline", *load)
-    run("Load: one process on SQLite, 1,000 moves/s offered", *load, "--idle", "0", "--rate", "1000")
-    run(
-        "Load: one process on SQLite, Ingenious",
-        PY,
-        "-m",
-        "geniusnight.cli",
-        "bench",
-        "load",
-        "--rooms",
-        "50",
-        "--idle",
-        "0",
-    )
+    run("Load: one process on SQLite, closed loop, the three games, each beside the bare server", *load)
+    run("Load: one process on SQLite, 1,000 moves/s offered, the three games", *load, "--idle", "0", "--rate", "1000")
+    run("Load: the toy game (the transport's baseline)", *load, "--game", "count21", "--idle", "0")
     run(
         "Soak: bot games over time on one process, RSS sampled",
         PY,
@@ -98,8 +88,11 @@ def main() -> int:
     for processes in ("1", "2"):
         for rate in ([], ["--rate", "1000"]):
             run(
-                f"Load: {processes} process(es) on PostgreSQL + Redis" + (", 1,000 moves/s offered" if rate else ""),
+                f"Load: {processes} process(es) on PostgreSQL + Redis, Ingenious"
+                + (", 1,000 moves/s offered" if rate else ""),
                 *load,
+                "--game",
+                "ingenious",
                 "--idle",
                 "0",
                 *rate,
