@@ -34,7 +34,7 @@ test: install lint typecheck
 bench: install
 	$(BIN)/python bench/run_all.py
 
-## 2,000 bot games on one process, its memory sampled (docs/benchmarks.md, "Soak")
+## 2,000 bot games of the three games on one process, its memory sampled (docs/benchmarks.md, "Soak")
 soak: install
 	$(BIN)/python bench/soak.py --games 2000
 
