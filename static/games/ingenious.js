@@ -230,7 +230,8 @@ export function createGameView(root, ctx) {
     },
   }, "Zoom in");
   const top = h("div", { class: "ingenious-top" }, status, h("div", { class: "ingenious-meta" }, deadline, bag, zoomBtn));
-  const boardSvg = s("svg", { class: "ingenious-board", "data-testid": "ingenious-board", role: "group",
+  // role application: screen readers pass the arrow and letter keys to the board's own keys
+  const boardSvg = s("svg", { class: "ingenious-board", "data-testid": "ingenious-board", role: "application", "aria-roledescription": "board",
     "aria-label": "Board: arrow keys move, Enter places the first colour, then arrows choose the second, Enter confirms, Escape steps back, F flips" });
   boardSvg.addEventListener("keydown", boardKey);
   const boardWrap = h("div", { class: "ingenious-board-wrap" });

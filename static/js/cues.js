@@ -2,7 +2,8 @@
 // tab notices. With turn alerts switched on (the room's "Turn alerts" toggle, off by default,
 // the choice kept in this browser's localStorage) a short sound (WebAudio, no file) and a
 // vibration (phones that allow it) come when the turn comes, and again when the clock of a
-// timed phase runs under LOW_SECONDS while it is still this person's turn.
+// timed phase runs under LOW_SECONDS while it is still this person's turn. A screen reader
+// hears the low clock in any case (announce: the room's live region).
 
 export const ALERTS_KEY = "geniusnight.turn-alerts";
 export const LOW_SECONDS = 10;
@@ -18,7 +19,7 @@ function stored() {
   try { return localStorage.getItem(ALERTS_KEY) === "on"; } catch { return false; }
 }
 
-export function createTurnCues(toggle) {
+export function createTurnCues(toggle, { announce = null } = {}) {
   const icon = document.createElement("link");
   icon.rel = "icon";
   icon.href = BASE_ICON;
@@ -88,7 +89,11 @@ export function createTurnCues(toggle) {
     if (!deadline) return;
     const wait = deadline - LOW_SECONDS * 1000 - Date.now();
     if (wait < 0) return; // the turn came with the clock already low: the turn cue says it
-    lowTimer = setTimeout(() => { if (mine && lowFor === deadline) alert("low"); }, wait);
+    lowTimer = setTimeout(() => {
+      if (!mine || lowFor !== deadline) return;
+      announce?.(`${LOW_SECONDS} seconds left.`);
+      alert("low");
+    }, wait);
   }
 
   toggle?.addEventListener("click", () => {

@@ -22,7 +22,7 @@ const announce = createAnnouncer(document.body);
 
 // Turn cues (static/js/cues.js): the tab's title and icon; with turn alerts on, a sound and
 // a vibration when the turn comes and when the clock runs low.
-const cues = createTurnCues($("turn-alerts"));
+const cues = createTurnCues($("turn-alerts"), { announce });
 function turnCue(view, deadline) {
   const mine = !!(you && you.seat !== null && !you.away && view && Array.isArray(view.to_act) && view.to_act.includes(you.seat) && !view.over);
   cues.turn(mine, deadline);

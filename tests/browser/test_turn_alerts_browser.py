@@ -75,6 +75,8 @@ async def test_turn_alerts_are_off_by_default_remembered_when_on_and_sound_at_th
         ["note", 660], ["note", 880], ["buzz", 120],  # the turn came
         ["note", 520], ["note", 520], ["note", 520], ["buzz", [60, 60, 60, 60, 60]],  # under 10 s
     ]  # fmt: skip
+    # a screen reader hears the low clock too
+    await expect(guest.get_by_test_id("announcer")).to_contain_text("10 seconds left.")
     # Ada never switched them on: her turn came in silence (the title still says it)
     assert await cues(host) == []
     await close_all(pages)
