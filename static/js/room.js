@@ -153,7 +153,7 @@ function renderHostControls() {
   const botSelect = $("bot-kind");
   if (!botSelect.options.length) {
     for (const b of info.bots) botSelect.append(el("option", { value: b.id, title: b.help || "" }, b.label));
-    botSelect.value = info.bots[info.bots.length - 1].id;
+    botSelect.value = info.default_bot;
   }
   const setup = lobby || room.status === "finished"; // options apply to the next game
   const key = JSON.stringify([room.options, room.time_limits, room.status]);

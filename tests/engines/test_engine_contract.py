@@ -9,7 +9,7 @@ import pytest
 
 from geniusnight.bench.toy import ENGINE as TOY
 from geniusnight.engines import ENGINES, IllegalAction, Rng, get_engine, register
-from geniusnight.engines.base import Engine
+from geniusnight.engines.base import Engine, GameInfo
 
 register(TOY)
 SEED = 987654321987654
@@ -166,6 +166,35 @@ def test_bad_options_are_refused_with_bad_option(game: str) -> None:
     with pytest.raises(IllegalAction) as info:
         engine.validate_options(None, {"no_such_option_at_all": 1})
     assert info.value.code == "bad_option"
+
+
+@pytest.mark.parametrize("game", engines())
+def test_the_default_bot_is_one_of_the_games_bots_and_plays(game: str) -> None:
+    engine = get_engine(game)
+    assert engine.info.default_bot in {b.id for b in engine.info.bots}
+    lo, _ = engine.player_range({})
+    state = engine.setup(lo, engine.validate_options(lo, {}), 3)
+    seat = min(engine.to_act(state))
+    action = engine.bot_action(state, seat, engine.info.default_bot, 1)
+    if action is not None:
+        engine.apply(state, seat, action)  # legal
+
+
+def test_a_game_info_whose_default_bot_it_does_not_have_cannot_be_built() -> None:
+    with pytest.raises(ValueError, match="default_bot"):
+        GameInfo("g", "G", 1, 2, default_bot="genius")
+
+
+@pytest.mark.parametrize("game", engines())
+def test_only_json_options_are_read_from_files_and_bad_files_are_refused(game: str) -> None:
+    engine = get_engine(game)
+    with pytest.raises(IllegalAction) as refused:
+        engine.import_option("no_such_option_at_all", b"[]", "x.json")
+    assert refused.value.code == "bad_option"
+    for spec in engine.info.options:
+        if spec.kind == "json":
+            with pytest.raises(IllegalAction):
+                engine.import_option(spec.name, b"\xff\xfe not a file of any kind {", "x.json")
 
 
 @pytest.mark.parametrize("game", engines())

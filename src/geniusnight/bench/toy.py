@@ -19,6 +19,7 @@ from geniusnight.engines.base import (
     OptionSpec,
     Rng,
     check,
+    read_json_option,
     require_type,
 )
 
@@ -49,6 +50,7 @@ class CountGame:
             OptionSpec("secrets", "json", None, "Fixed secrets", "One number per seat, in seat order", advanced=True),
         ),
         bots=(BotSpec("random", "Random"), BotSpec("smart", "Smart")),
+        default_bot="smart",
         timed_phases={"play": "adds 1 for the player to act"},
     )
 
@@ -137,6 +139,10 @@ class CountGame:
             n = (state.target - state.counter) % 4 or 1
             return {"type": "add", "n": min(3, n)}
         return {"type": "add", "n": Rng.from_seed(seed).randbelow(3) + 1}
+
+    def import_option(self, name: str, data: bytes, filename: str = "") -> Any:
+        """A fixed deal or custom content for a ``json`` option, uploaded as a JSON file."""
+        return read_json_option(self.info, name, data)
 
     def dump(self, state: State) -> dict[str, Any]:
         return {**state.__dict__, "secrets": list(state.secrets), "scores": list(state.scores)}

@@ -23,6 +23,7 @@ Conventions every engine follows:
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol, TypeVar, runtime_checkable
@@ -92,11 +93,18 @@ class GameInfo:
     summary: str = ""
     options: tuple[OptionSpec, ...] = ()
     bots: tuple[BotSpec, ...] = (BotSpec("random", "Random", "Plays a random legal move."),)
+    # the bot a host gets when they name none, and the one that stands in for a player who
+    # is away or was removed mid-game: the game's best
+    default_bot: str = "random"
     # phase name -> what the system does when that phase's time limit passes
     timed_phases: Mapping[str, str] = field(default_factory=dict)
     simultaneous: bool = False
     chance: bool = True
     hidden_information: bool = True
+
+    def __post_init__(self) -> None:
+        if self.default_bot not in {b.id for b in self.bots}:
+            raise ValueError(f"{self.id}: default_bot {self.default_bot!r} is not one of its bots")
 
     def to_json(self) -> dict[str, JSON]:
         d = asdict(self)
@@ -152,6 +160,12 @@ class Engine(Protocol):
     def bot_action(self, state: Any, seat: int, bot: str, seed: int) -> Action | None:
         """The move bot policy ``bot`` makes for ``seat`` now, or None to wait (e.g. a bot
         Solver that would rather let the race run). ``seed`` seeds the bot's own choices."""
+        ...
+
+    def import_option(self, name: str, data: bytes, filename: str) -> JSON:
+        """The value of ``json`` option ``name`` read from an uploaded file (a word list, a
+        question pack), or IllegalAction. An engine with no format of its own reads JSON
+        (:func:`read_json_option`)."""
         ...
 
     def dump(self, state: Any) -> dict[str, JSON]: ...
@@ -257,6 +271,20 @@ def winners_by_max(scores: Sequence[int | float]) -> list[int]:
     """
     top = max(scores)
     return [s for s, v in enumerate(scores) if v == top]
+
+
+def read_json_option(info: GameInfo, name: str, data: bytes) -> JSON:
+    """An uploaded file for ``json`` option ``name``, read as JSON (UTF-8, a BOM allowed).
+
+    >>> read_json_option(GameInfo("g", "G", 1, 2, options=(OptionSpec("deal", "json"),)), "deal", b"[1, 2]")
+    [1, 2]
+    """
+    spec = next((o for o in info.options if o.name == name), None)
+    check(spec is not None and spec.kind == "json", "bad_option", f"Option {name!r} can't be loaded from a file.")
+    try:
+        return json.loads(data.decode("utf-8-sig"))
+    except (UnicodeDecodeError, ValueError) as e:
+        raise IllegalAction("bad_file", f"That file is not JSON: {e}") from None
 
 
 def option_bool(options: Mapping[str, JSON], name: str, default: bool) -> bool:

@@ -44,7 +44,7 @@ class UpdateRoom(BaseModel):
 
 
 class AddBot(BaseModel):
-    bot: str | None = Field(default=None, description="A bot id from the game's info; default the strongest")
+    bot: str | None = Field(default=None, description="A bot id from the game's info; default: its default_bot")
     name: str | None = None
 
 

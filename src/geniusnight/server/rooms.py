@@ -12,7 +12,6 @@ the member leaves the room, and in a running game a bot plays their seat to the 
 
 from __future__ import annotations
 
-import codecs
 import hashlib
 import hmac
 import secrets
@@ -26,7 +25,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from ..db import ChatMessage, Game, GameSeat, Member, Room
 from ..engines import ENGINES, Engine, IllegalAction, get_engine
-from .edge import FORBIDDEN_TEXT, BadInput, check_value, strict_json
+from .edge import FORBIDDEN_TEXT, BadInput, check_value
 
 NAME_MAX = 32
 CHAT_MAX = 300
@@ -376,19 +375,16 @@ class RoomService:
         room.updated_at = datetime.now(UTC)
 
     def import_option(self, room: Room, name: str, data: bytes, filename: str) -> Any:
-        """Read a free-form option from an uploaded file: the game's own reader if it has
-        one (``import_option``), else JSON."""
+        """Read a free-form option from an uploaded file with the game's reader
+        (``Engine.import_option``)."""
         self.require_lobby(room)
         engine = get_engine(room.game)
         spec = next((o for o in engine.info.options if o.name == name), None)
         if spec is None or spec.kind != "json":
             raise ApiError(422, "bad_option", f"Option {name!r} can't be loaded from a file.")
-        reader = getattr(engine, "import_option", None)
         try:
             # what a reader returns is stored and read back like any other input
-            if reader is not None:
-                return check_value(reader(name, data, filename))
-            return strict_json(data.removeprefix(codecs.BOM_UTF8))
+            return check_value(engine.import_option(name, data, filename))
         except IllegalAction as e:
             raise ApiError(422, e.code, e.message) from None
         except BadInput as e:
@@ -403,7 +399,7 @@ class RoomService:
             self.require_lobby(room)
             engine = get_engine(room.game)
             bots = {b.id: b for b in engine.info.bots}
-            bot_id = bot or engine.info.bots[-1].id  # the strongest is listed last
+            bot_id = bot or engine.info.default_bot
             if bot_id not in bots:
                 raise ApiError(422, "unknown_bot", f"Unknown bot {bot_id!r}; choose from {sorted(bots)}.")
             seated = await self.seated(room.id)
@@ -613,8 +609,8 @@ def chat_json(m: ChatMessage) -> dict[str, Any]:
 
 
 def _stand_in(engine: str) -> str:
-    """The bot that plays a seat nobody plays: the game's strongest (listed last)."""
-    return get_engine(engine).info.bots[-1].id
+    """The bot that plays a seat nobody plays: the game's default bot."""
+    return get_engine(engine).info.default_bot
 
 
 def _game_seat(member: Member, engine: str) -> dict[str, Any]:

@@ -529,9 +529,12 @@ def test_options_are_checked_while_the_lobby_fills() -> None:
         E.validate_options(7, {})
 
 
-def test_a_pack_option_is_read_like_cards_and_cards_wins() -> None:
-    assert len(E.validate_options(3, {"pack": make_cards(6)})["cards"]) == 6
-    assert len(E.validate_options(3, {"pack": make_cards(6), "cards": make_cards(7)})["cards"]) == 7
+def test_an_uploaded_pack_is_the_cards_option_and_no_other_name_is_taken() -> None:
+    assert len(E.validate_options(3, {"cards": make_cards(6)})["cards"]) == 6
+    with pytest.raises(IllegalAction, match="pack"):
+        E.validate_options(3, {"pack": make_cards(6)})
+    with pytest.raises(IllegalAction):
+        E.import_option("pack", b"[]", "pack.json")
 
 
 def test_validated_options_validate_to_themselves() -> None:

@@ -24,7 +24,7 @@ from .judge import judge
 State = dict[str, Any]
 Card = list[dict[str, Any]]
 
-OPTION_NAMES = ("cards", "whoami", "shuffle", "first_genius", "pack")
+OPTION_NAMES = ("cards", "whoami", "shuffle", "first_genius")
 IDIOT, BRAINIAC = "idiot", "brainiac"
 WHOAMI_IDIOTS, WHOAMI_BRAINIACS = 12, 48
 MAX_ANSWER_CHARS = 200
@@ -122,6 +122,7 @@ class BrainiacEngine:
                 "Knows easy answers better than hard ones, guesses on topic otherwise; accuses by the odds.",
             ),
         ),
+        default_bot="trivia",
         timed_phases={
             "trade": "everyone who has not decided keeps their card",
             "ask": "the Genius asks the first unasked question of their card",
@@ -139,7 +140,7 @@ class BrainiacEngine:
 
     def import_option(self, name: str, data: bytes, filename: str) -> Any:
         """Read an uploaded question pack (JSON or CSV) for the ``cards`` option."""
-        check(name in ("cards", "pack"), "bad_option", f"Option {name!r} can't be loaded from a file.")
+        check(name == "cards", "bad_option", f"Option {name!r} can't be loaded from a file.")
         from . import packs
 
         try:
@@ -165,10 +166,7 @@ class BrainiacEngine:
         check(_is_int(first) and first >= 0, "bad_option", "Option 'first_genius' must be a seat number.")
         if players is not None:
             check(first < players, "bad_option", f"Option 'first_genius': there is no seat {first}.")
-        # the server may hand an uploaded pack over as 'pack'; 'cards' wins if both are set
         raw_cards = options.get("cards")
-        if raw_cards is None:
-            raw_cards = options.get("pack")
         cards = None
         if raw_cards is not None:
             cards = _validate_cards(raw_cards)

@@ -99,6 +99,7 @@ class GeniusIdeaEngine:
                 "Builds riddles from related words; as a Solver guesses when sure and waits for hints otherwise.",
             ),
         ),
+        default_bot="smart",
         timed_phases={
             "prepare": "the engine prepares a riddle (smart bot) for every seat that has not",
             "reveal": "a random unrevealed hint is revealed",

@@ -6,7 +6,7 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
-from ..base import BotSpec, GameInfo, OptionSpec, Rng, check, require_type
+from ..base import BotSpec, GameInfo, OptionSpec, Rng, check, read_json_option, require_type
 from . import bots
 from .geometry import COLOUR_INDEX, COLOURS, GEOMETRIES
 from .rules import (
@@ -122,6 +122,7 @@ class IngeniousEngine:
             BotSpec("greedy", "Greedy", "Raises its lowest colours and takes bonuses."),
             BotSpec("search", "Search", "Looks one turn ahead, sampling the hidden tiles."),
         ),
+        default_bot="search",
         timed_phases={
             "place": "the system places the greedy bot's tile for the player",
             "swap": "the system declines the swap and refills the rack",
@@ -348,6 +349,10 @@ class IngeniousEngine:
         return v
 
     # --- persistence ----------------------------------------------------------------------
+
+    def import_option(self, name: str, data: bytes, filename: str = "") -> Any:
+        """A fixed deal or custom content for a ``json`` option, uploaded as a JSON file."""
+        return read_json_option(self.info, name, data)
 
     def dump(self, state: State) -> dict[str, Any]:
         return {
