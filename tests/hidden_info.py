@@ -186,7 +186,7 @@ def _gi_secrets(state: Any, seat: int | None) -> list[str]:
 
 
 def _brainiac_conceal(state: Any, seat: int | None, rng: random.Random) -> Any:
-    from geniusnight.engines.brainiac.engine import IDIOT
+    from geniusnight.engines.brainiac.cards import IDIOT
 
     s = dict(state)  # a copy of the parts changed below; the rest is shared, never changed
     for key in ("trade", "hand", "deck", "identity", "whoami", "answers"):
@@ -223,7 +223,7 @@ def _brainiac_conceal(state: Any, seat: int | None, rng: random.Random) -> Any:
 
 
 def _brainiac_text(state: Any, seat: int | None, view: dict[str, Any]) -> None:
-    from geniusnight.engines.brainiac.engine import card_questions
+    from geniusnight.engines.brainiac.cards import card_questions
 
     E = get_engine("brainiac")
     v = view
@@ -259,7 +259,7 @@ def _brainiac_text(state: Any, seat: int | None, view: dict[str, Any]) -> None:
 
 
 def _brainiac_secrets(state: Any, seat: int | None) -> list[str]:
-    from geniusnight.engines.brainiac.engine import card_questions
+    from geniusnight.engines.brainiac.cards import card_questions
 
     out = [str(state["rng"])]
     g = state["genius"]

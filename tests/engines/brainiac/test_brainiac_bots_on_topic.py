@@ -20,8 +20,8 @@ import pytest
 
 from geniusnight.engines import Rng
 from geniusnight.engines.brainiac import bots
+from geniusnight.engines.brainiac.cards import IDIOT, card_questions
 from geniusnight.engines.brainiac.engine import ENGINE as E
-from geniusnight.engines.brainiac.engine import IDIOT, card_questions
 from geniusnight.engines.brainiac.judge import judge
 
 

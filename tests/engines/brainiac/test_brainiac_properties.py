@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 
 import hidden_info
 from geniusnight.engines.base import IllegalAction, Rng
+from geniusnight.engines.brainiac.cards import IDIOT, card_count
 from geniusnight.engines.brainiac.engine import ENGINE as E
-from geniusnight.engines.brainiac.engine import IDIOT, card_count
 
 EXAMPLES = int(os.environ.get("BRAINIAC_PROPERTY_EXAMPLES", "30"))
 

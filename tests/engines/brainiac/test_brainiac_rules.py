@@ -10,8 +10,8 @@ import pytest
 from brainiac_helpers import B, I, make_cards, new, play_round, right
 
 from geniusnight.engines.base import IllegalAction
+from geniusnight.engines.brainiac.cards import MAX_TIE_ROUNDS, default_whoami
 from geniusnight.engines.brainiac.engine import ENGINE as E
-from geniusnight.engines.brainiac.engine import MAX_TIE_ROUNDS, default_whoami
 
 HAVE_PACKS = importlib.util.find_spec("geniusnight.engines.brainiac.packs") is not None
 

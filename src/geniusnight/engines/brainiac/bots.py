@@ -30,11 +30,11 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from ..base import Rng
-from .engine import IDIOT, card_count, card_questions
+from .cards import IDIOT, State, card_count, card_questions
 from .judge import judge, normalise
 
 if TYPE_CHECKING:
-    from .engine import BrainiacEngine, State
+    from .engine import BrainiacEngine  # bots get the engine passed in: no import at run time
 
 RIGHT_BY_LEVEL = (0.85, 0.65, 0.45, 0.25)
 FRAME_WEIGHT = 3.0  # a shared answer kind ("which painter") counts triple

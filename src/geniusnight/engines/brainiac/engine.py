@@ -15,70 +15,27 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping
-from functools import lru_cache
 from typing import Any
 
 from ..base import BotSpec, GameInfo, IllegalAction, OptionSpec, Rng, check, require_type, seats_from
+from . import packs
+from .bots import choose
+from .cards import (
+    BRAINIAC,
+    IDIOT,
+    MAX_ANSWER_CHARS,
+    MAX_TIE_ROUNDS,
+    MAX_WHOAMI,
+    OPTION_NAMES,
+    State,
+    _is_int,
+    _validate_cards,
+    card_count,
+    card_questions,
+    default_whoami,
+    rounds_for,
+)
 from .judge import judge
-
-State = dict[str, Any]
-Card = list[dict[str, Any]]
-
-OPTION_NAMES = ("cards", "whoami", "shuffle", "first_genius")
-IDIOT, BRAINIAC = "idiot", "brainiac"
-WHOAMI_IDIOTS, WHOAMI_BRAINIACS = 12, 48
-MAX_ANSWER_CHARS = 200
-MAX_WHOAMI = 600
-# A game whose tie lasts this many extra questions ends with the tied players sharing the
-# win: a safety valve so that no game can run for ever.
-MAX_TIE_ROUNDS = 60
-
-
-def default_whoami() -> list[str]:
-    """The unshuffled WHOAMI deck: four Brainiacs then an IDIOT, twelve times (60 cards)."""
-    return ([BRAINIAC] * 4 + [IDIOT]) * WHOAMI_IDIOTS
-
-
-def rounds_for(players: int) -> int:
-    """Regular rounds: everyone is Genius twice, three times with 3 players."""
-    return players * (3 if players == 3 else 2)
-
-
-def _is_int(x: object) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
-
-
-@lru_cache(maxsize=1)
-def _builtin() -> tuple[tuple[tuple[str, tuple[str, ...]], ...], ...]:
-    from . import packs  # lazy: the bank module is written separately
-
-    return tuple(tuple((q["q"], tuple(q["a"])) for q in card) for card in packs.load_builtin_cards())
-
-
-def _validate_cards(value: object) -> list[Card]:
-    """Check the ``cards`` option with the pack validator; its message names the fault."""
-    try:
-        from . import packs
-    except ImportError:  # pragma: no cover - only while the bank module is missing
-        check(isinstance(value, list) and value, "bad_option", "Option 'cards' must be a list of cards.")
-        return copy.deepcopy(value)  # type: ignore[arg-type]
-    try:
-        return packs.validate_cards(value)
-    except packs.PackError as e:
-        raise IllegalAction("bad_option", f"Option 'cards': {e}") from None
-    except Exception as e:
-        raise IllegalAction("bad_option", f"Option 'cards' could not be read ({type(e).__name__}).") from None
-
-
-def card_questions(state: State, card: int) -> list[tuple[str, list[str]]]:
-    """The four (question, accepted answers) of trivia card ``card``."""
-    if state["cards"] is None:
-        return [(q, list(a)) for q, a in _builtin()[card]]
-    return [(q["q"], list(q["a"])) for q in state["cards"][card]]
-
-
-def card_count(state: State) -> int:
-    return len(_builtin()) if state["cards"] is None else len(state["cards"])
 
 
 class BrainiacEngine:
@@ -141,8 +98,6 @@ class BrainiacEngine:
     def import_option(self, name: str, data: bytes, filename: str) -> Any:
         """Read an uploaded question pack (JSON or CSV) for the ``cards`` option."""
         check(name == "cards", "bad_option", f"Option {name!r} can't be loaded from a file.")
-        from . import packs
-
         try:
             return packs.parse_pack(data, filename)
         except packs.PackError as e:
@@ -733,8 +688,6 @@ class BrainiacEngine:
     # --- bots -----------------------------------------------------------------------------
 
     def bot_action(self, state: State, seat: int, bot: str, seed: int) -> dict[str, Any] | None:
-        from .bots import choose
-
         if state["phase"] == "over" or seat not in self.to_act(state):
             return None
         return choose(self, state, seat, bot, seed)

@@ -1,0 +1,62 @@
+"""Brainiac or IDIOT!: the state's shape, its constants and the question cards, shared by the
+engine (``engine.py``) and the bots (``bots.py``). Rulings: docs/rules/brainiac.md."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from ..base import IllegalAction
+from . import packs
+
+State = dict[str, Any]
+Card = list[dict[str, Any]]
+
+OPTION_NAMES = ("cards", "whoami", "shuffle", "first_genius")
+IDIOT, BRAINIAC = "idiot", "brainiac"
+WHOAMI_IDIOTS, WHOAMI_BRAINIACS = 12, 48
+MAX_ANSWER_CHARS = 200
+MAX_WHOAMI = 600
+# A game whose tie lasts this many extra questions ends with the tied players sharing the
+# win: a safety valve so that no game can run for ever.
+MAX_TIE_ROUNDS = 60
+
+
+def default_whoami() -> list[str]:
+    """The unshuffled WHOAMI deck: four Brainiacs then an IDIOT, twelve times (60 cards)."""
+    return ([BRAINIAC] * 4 + [IDIOT]) * WHOAMI_IDIOTS
+
+
+def rounds_for(players: int) -> int:
+    """Regular rounds: everyone is Genius twice, three times with 3 players."""
+    return players * (3 if players == 3 else 2)
+
+
+def _is_int(x: object) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+@lru_cache(maxsize=1)
+def _builtin() -> tuple[tuple[tuple[str, tuple[str, ...]], ...], ...]:
+    return tuple(tuple((q["q"], tuple(q["a"])) for q in card) for card in packs.load_builtin_cards())
+
+
+def _validate_cards(value: object) -> list[Card]:
+    """Check the ``cards`` option with the pack validator; its message names the fault."""
+    try:
+        return packs.validate_cards(value)
+    except packs.PackError as e:
+        raise IllegalAction("bad_option", f"Option 'cards': {e}") from None
+    except Exception as e:
+        raise IllegalAction("bad_option", f"Option 'cards' could not be read ({type(e).__name__}).") from None
+
+
+def card_questions(state: State, card: int) -> list[tuple[str, list[str]]]:
+    """The four (question, accepted answers) of trivia card ``card``."""
+    if state["cards"] is None:
+        return [(q, list(a)) for q, a in _builtin()[card]]
+    return [(q["q"], list(q["a"])) for q in state["cards"][card]]
+
+
+def card_count(state: State) -> int:
+    return len(_builtin()) if state["cards"] is None else len(state["cards"])
