@@ -36,6 +36,7 @@ from ..settings import Settings
 from .deps import SessionDep, bearer_token, get_services
 from .edge import INT64_MAX, GameId, Offset
 from .rooms import ApiError
+from .templating import templates
 
 ADMIN_COOKIE = "gn_admin"
 SESSION_SECONDS = 12 * 60 * 60
@@ -606,8 +607,6 @@ pages = APIRouter(include_in_schema=False)
 
 
 def _page(request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
-    from .pages import templates  # late: pages imports the app module
-
     return templates.TemplateResponse(request, name, context, status_code=status)
 
 

@@ -11,7 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from .rooms import RoomService
 
 if TYPE_CHECKING:
-    from .app import Services
+    from .services import Services
 
 COOKIE_PREFIX = "gn_seat_"
 

@@ -19,7 +19,7 @@ from ..logs import fields
 from .rooms import ApiError, RoomService
 
 if TYPE_CHECKING:
-    from .app import Services
+    from .services import Services
 
 log = logging.getLogger(__name__)
 

@@ -18,7 +18,7 @@ from ..db import Room
 from ..engines import ENGINES
 
 if TYPE_CHECKING:
-    from .app import Services
+    from .services import Services
 
 __all__ = ["CONTENT_TYPE_LATEST", "render"]
 

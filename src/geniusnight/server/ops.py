@@ -24,7 +24,7 @@ from .deps import get_services
 from .rooms import ApiError
 
 if TYPE_CHECKING:
-    from .app import Services
+    from .services import Services
 
 log = logging.getLogger(__name__)
 

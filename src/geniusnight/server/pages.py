@@ -11,16 +11,14 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
-from fastapi.templating import Jinja2Templates
 
 from ..db import Member, Room
 from ..engines import ENGINES
-from .app import TEMPLATE_DIR
 from .deps import RoomServiceDep, seat_token
 from .rooms import ApiError, RoomService
+from .templating import TEMPLATE_DIR, templates
 
 router = APIRouter(include_in_schema=False)
-templates = Jinja2Templates(directory=TEMPLATE_DIR)
 
 
 def render(request: Request, name: str, status_code: int = 200, **context: Any) -> HTMLResponse:

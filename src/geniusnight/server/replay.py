@@ -18,10 +18,14 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse
 
 from ..db import Game
+from ..engines import ENGINES, IllegalAction, get_engine
+from ..settings import Settings
 from .admin import EXPORT_FORMAT, game_log, state_at
 from .deps import RoomServiceDep, seat_token
 from .edge import INT64_MAX, GameId
 from .rooms import ApiError, RoomService
+from .services import load_extra_engines
+from .templating import templates
 
 router = APIRouter(prefix="/api/rooms/{room_id}/games/{game_id}", tags=["replay"])
 
@@ -71,8 +75,6 @@ page = APIRouter(include_in_schema=False)
 
 @page.get("/r/{room_id}/replay/{game_id}", response_class=HTMLResponse)
 async def replay_page(request: Request, room_id: str, game_id: int) -> HTMLResponse:
-    from .pages import templates  # late: pages imports the app module
-
     return templates.TemplateResponse(request, "replay.html", {"room_id": room_id, "game_id": game_id})
 
 
@@ -101,10 +103,6 @@ def replay_file(path: Path, out: TextIO | None = None) -> int:
     1 when it differs, 2 when the file can't be replayed at all (bad format, unknown
     engine, a gap in the log, a move the engine refuses).
     """
-    from ..engines import ENGINES, IllegalAction, get_engine
-    from ..settings import Settings
-    from .app import load_extra_engines
-
     out = out or sys.stdout
 
     def fail(message: str) -> int:

@@ -15,12 +15,12 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..db import Member, Room
 from ..logs import fields
-from .app import Services
 from .deps import cookie_name
 from .edge import BadInput, strict_json
 from .origin import origin_allowed, says_where_from
 from .realtime import RECONNECT_FRAME, Connection, TokenBucket
 from .rooms import ApiError, RoomService, chat_json
+from .services import Services
 
 log = logging.getLogger(__name__)
 

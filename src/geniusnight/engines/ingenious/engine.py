@@ -14,6 +14,7 @@ from .rules import (
     VARIANT,
     VARIANTS,
     State,
+    add_points,
     count_empty_pairs,
     first_round_ok,
     free_starts,
@@ -21,6 +22,7 @@ from .rules import (
     legal_pairs,
     new_game,
     place,
+    placements,
     swap,
     tile_code,
     tile_json,
@@ -219,8 +221,6 @@ class IngeniousEngine:
         """
         if state.phase != "place" or seat != state.turn:
             return []
-        from .rules import add_points, placements
-
         rules = state.rules
         track = state.tracks[state.track_index(seat)]
         cells = state.geometry.cells

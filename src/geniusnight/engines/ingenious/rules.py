@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..base import Rng
-from .geometry import COLOURS, GEOMETRIES, Geometry
+from .geometry import COLOURS, GEOMETRIES, Geometry, radius_for
 
 Event = dict[str, Any]
 
@@ -500,8 +500,6 @@ def swap(state: State, seat: int, accept: bool) -> State:
 
 def new_game(variant: str, players: int, bag: list[int], shuffle: bool, rng: Rng) -> State:
     """Deal 6 tiles per seat in seat order from the bag's front; seat 0 starts."""
-    from .geometry import radius_for
-
     radius = radius_for(players)
     s = State.__new__(State)
     s.variant = variant
