@@ -220,16 +220,27 @@ export function createGameView(root, ctx) {
   let heard = null; // {n: the last log event read out, status: the last status line read out}
   const deadline = h("span", { class: "ingenious-deadline", "data-testid": "ingenious-deadline" });
   const bag = h("span", { class: "ingenious-bag", "data-testid": "ingenious-bag" });
-  const zoomBtn = h("button", {
-    type: "button", class: "ingenious-zoom", "data-testid": "ingenious-zoom", "aria-pressed": "false",
-    onclick: () => {
-      const on = !boardWrap.classList.contains("zoomed");
-      boardWrap.classList.toggle("zoomed", on);
-      zoomBtn.setAttribute("aria-pressed", on ? "true" : "false");
-      zoomBtn.textContent = on ? "Zoom out" : "Zoom in";
-    },
-  }, "Zoom in");
-  const top = h("div", { class: "ingenious-top" }, status, h("div", { class: "ingenious-meta" }, deadline, bag, zoomBtn));
+  // zoom: the board drawn wider than its frame, which then scrolls (and pans by touch); the
+  // point in the frame's middle stays in the middle
+  const ZOOMS = [1, 1.5, 2, 2.5];
+  let zoom = 0;
+  const setZoom = (next) => {
+    zoom = Math.max(0, Math.min(ZOOMS.length - 1, next));
+    const fx = (boardWrap.scrollLeft + boardWrap.clientWidth / 2) / (boardWrap.scrollWidth || 1);
+    const fy = (boardWrap.scrollTop + boardWrap.clientHeight / 2) / (boardWrap.scrollHeight || 1);
+    boardWrap.classList.toggle("zoomed", zoom > 0);
+    boardSvg.style.width = `${ZOOMS[zoom] * 100}%`;
+    boardWrap.scrollLeft = fx * boardWrap.scrollWidth - boardWrap.clientWidth / 2;
+    boardWrap.scrollTop = fy * boardWrap.scrollHeight - boardWrap.clientHeight / 2;
+    zoomOut.disabled = zoom === 0;
+    zoomIn.disabled = zoom === ZOOMS.length - 1;
+    zoomLevel.textContent = `${Math.round(ZOOMS[zoom] * 100)}%`;
+  };
+  const zoomOut = h("button", { type: "button", class: "ingenious-zoom", "data-testid": "ingenious-zoom-out", "aria-label": "Zoom out", disabled: true, onclick: () => setZoom(zoom - 1) }, "−");
+  const zoomLevel = h("span", { class: "ingenious-zoom-level", "data-testid": "ingenious-zoom-level" }, "100%");
+  const zoomIn = h("button", { type: "button", class: "ingenious-zoom", "data-testid": "ingenious-zoom-in", "aria-label": "Zoom in", onclick: () => setZoom(zoom + 1) }, "+");
+  const zoomBox = h("span", { class: "ingenious-zoom-box", role: "group", "aria-label": "Board zoom" }, zoomOut, zoomLevel, zoomIn);
+  const top = h("div", { class: "ingenious-top" }, status, h("div", { class: "ingenious-meta" }, deadline, bag, zoomBox));
   // role application: screen readers pass the arrow and letter keys to the board's own keys
   const boardSvg = s("svg", { class: "ingenious-board", "data-testid": "ingenious-board", role: "application", "aria-roledescription": "board",
     "aria-label": "Board: arrow keys move, Enter places the first colour, then arrows choose the second, Enter confirms, Escape steps back, F flips" });

@@ -5,10 +5,13 @@ import { api, el, toast } from "./api.js";
 import { createTurnCues } from "./cues.js";
 import { optionsForm } from "./options.js";
 import { RoomSocket } from "./socket.js";
+import { createRoomTabs } from "./tabs.js";
 
 const roomEl = document.getElementById("room");
 const roomId = roomEl.dataset.roomId;
 const $ = (id) => document.getElementById(id);
+// on a phone: Game / Chat / Room tabs (static/js/tabs.js)
+const tabs = createRoomTabs(roomEl, $("room-tabs"));
 
 let games = [];
 let info = null;
@@ -43,7 +46,7 @@ const socket = new RoomSocket(roomId, {
   room(frame) { setRoom(frame.room); },
   you(frame) { you = frame.you; if (room) setRoom(room); },
   state(frame) { showState(frame); },
-  chat(frame) { addChat(frame); },
+  chat(frame) { addChat(frame); tabs.message(); },
   error(frame) {
     if (frame.code === "not_member") {
       $("game-area").replaceChildren(el("p", {}, "You are not in this room. Open its invite link to join."));
@@ -69,6 +72,7 @@ function isHost() { return you && room && room.seats.some((s) => s.host && s.sea
 function setRoom(next) {
   room = next;
   roomEl.dataset.status = room.status;
+  tabs.status(room.status);
   info = games.find((g) => g.id === room.game) || info;
   cues.title(room.title);
   $("room-title").textContent = room.title;

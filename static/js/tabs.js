@@ -1,0 +1,44 @@
+// The room page on a phone (narrow and touch): the game, the chat and the room's details are
+// three tabs instead of one long page. On a wider screen or with a mouse, all three stay on
+// screen side by side and the tab bar is not shown. The tab in use is #room's data-tab; the
+// CSS (static/app.css, the same media query as PHONE) hides the other two.
+export const PHONE = "(max-width: 600px) and (pointer: coarse)";
+
+export function createRoomTabs(roomEl, bar) {
+  const phone = matchMedia(PHONE);
+  const buttons = [...bar.querySelectorAll("[data-tab]")];
+  const chatButton = buttons.find((b) => b.dataset.tab === "chat");
+  const badge = chatButton.querySelector(".tab-badge");
+  let unread = 0;
+  let status = null;
+
+  function show(tab) {
+    roomEl.dataset.tab = tab;
+    for (const b of buttons) b.setAttribute("aria-selected", b.dataset.tab === tab ? "true" : "false");
+    if (tab === "chat") { unread = 0; paintBadge(); }
+  }
+  function paintBadge() {
+    badge.hidden = unread === 0;
+    badge.textContent = unread > 9 ? "9+" : String(unread);
+    chatButton.setAttribute("aria-label", unread ? `Chat, ${unread} new` : "Chat");
+  }
+  for (const b of buttons) b.addEventListener("click", () => show(b.dataset.tab));
+  show("room");
+
+  return {
+    // the room's status changed: the lobby opens on the room's details, a game on the board
+    // (a game that ends stays on the tab in use: its result is on the board)
+    status(next) {
+      if (next === status) return;
+      if (next === "lobby") show("room");
+      else if (next === "playing" || status === null) show("game");
+      status = next;
+    },
+    // a chat message arrived: a badge on the Chat tab unless the chat is on screen
+    message() {
+      if (!phone.matches || roomEl.dataset.tab === "chat") return;
+      unread += 1;
+      paintBadge();
+    },
+  };
+}
