@@ -7,7 +7,7 @@ a digest of the token, so rotating either secret logs every session out; and the
 must still be stored on the server (``admin_sessions``), so a logout ends it for good. With
 no admin token configured the whole console answers 404 ``admin_disabled``.
 
-The replay helpers here (:func:`game_log`, :class:`ReplayCache`) are shared with the
+The replay helpers here (:func:`game_log`, :class:`ReplayCache`, built on :mod:`.replayer`) are shared with the
 players' after-the-game replay in :mod:`.replay`.
 """
 
@@ -30,11 +30,12 @@ from sqlalchemy import delete, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from ..db import AdminSession, Game, Member, Move, RefusedAction, Room
-from ..engines import ENGINES, Engine, IllegalAction, get_engine
+from ..engines import ENGINES, Engine, get_engine
 from ..logs import game_filter
 from ..settings import Settings
 from .deps import SessionDep, bearer_token, get_services
 from .edge import INT64_MAX, GameId, Offset
+from .replayer import ReplayError, initial_state, steps
 from .rooms import ApiError
 from .templating import templates
 
@@ -516,7 +517,7 @@ class ReplayCache:
         engine = _engine(game)
         cached = self.games.get(game.id)
         if cached is None or cached[0] != game.engine:
-            states = [engine.setup(game.players, game.options, game.seed)]
+            states = [initial_state(engine, game.players, game.options, game.seed)]
         else:
             states = cached[1]
         if len(states) <= upto:
@@ -527,13 +528,12 @@ class ReplayCache:
                 .where(Move.game_id == game.id, Move.seq >= len(states), Move.seq <= upto)
                 .order_by(Move.seq)
             )
-            for m in rows.scalars():
-                if m.seq != len(states):
-                    raise ApiError(500, "log_gap", f"Game {game.id}: the log has a gap at seq {len(states)}.")
-                try:
-                    states.append(engine.apply(states[-1], m.seat, m.action))
-                except IllegalAction as e:  # only if the engine changed since the game was played
-                    raise ApiError(500, "replay_failed", f"seq {m.seq} no longer replays: {e.message}") from None
+            try:
+                for _, state in steps(engine, states[-1], rows.scalars(), after=len(states) - 1):
+                    states.append(state)
+            except ReplayError as e:
+                message = f"Game {game.id}: {e.message}." if e.code == "log_gap" else e.message
+                raise ApiError(500, e.code, message) from None
         current = self.games.get(game.id)
         if current is None or current[0] != game.engine or len(current[1]) < len(states):
             self.games[game.id] = (game.engine, states)

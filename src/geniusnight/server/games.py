@@ -31,6 +31,7 @@ from ..engines import Engine, IllegalAction, get_engine
 from ..logs import fields
 from . import metrics
 from .patches import History
+from .replayer import initial_state, steps
 
 log = logging.getLogger(__name__)
 
@@ -314,7 +315,7 @@ class GameService:
             players=game.players,
             seats=list(game.seats),
             time_limits=dict(game.time_limits or {}),
-            state=engine.setup(game.players, game.options, game.seed),
+            state=initial_state(engine, game.players, game.options, game.seed),
             holders=holders,
             deadline_at=_aware(game.deadline_at),
             deadline_seq=game.deadline_seq,
@@ -329,10 +330,8 @@ class GameService:
             ).scalars()
             moves = list(rows)
             game = await s.get(Game, live.id) if moves else None
-        for move in moves:
-            if move.seq != live.seq + 1:
-                raise RuntimeError(f"game {live.id}: gap in the log at seq {live.seq + 1}")
-            live.state = live.engine.apply(live.state, move.seat, move.action)
+        for move, state in steps(live.engine, live.state, moves, after=live.seq):
+            live.state = state
             live.seq = move.seq
             if move.ref:
                 live.refs[(move.member_id, move.seat, move.ref)] = move.seq

@@ -23,6 +23,7 @@ from ..settings import Settings
 from .admin import EXPORT_FORMAT, game_log, state_at
 from .deps import RoomServiceDep, seat_token
 from .edge import INT64_MAX, GameId
+from .replayer import LogEntry, ReplayError, initial_state, replay
 from .rooms import ApiError, RoomService
 from .services import load_extra_engines
 from .templating import templates
@@ -127,18 +128,20 @@ def replay_file(path: Path, out: TextIO | None = None) -> int:
         return fail(f"unknown engine {engine_id!r} (known: {', '.join(sorted(ENGINES))})")
     engine = get_engine(str(engine_id))
     try:
-        state = engine.setup(int(game["players"]), game.get("options") or {}, int(game["seed"]))
+        state = initial_state(engine, int(game["players"]), game.get("options") or {}, int(game["seed"]))
     except (KeyError, TypeError, ValueError, IllegalAction) as e:
         return fail(f"cannot set the game up: {e}")
-    seq = 0
+    entries: list[LogEntry] = []
     for entry in log:
-        if not isinstance(entry, dict) or entry.get("seq") != seq + 1 or "action" not in entry:
-            return fail(f"the log has a gap or a bad entry after seq {seq}")
-        try:
-            state = engine.apply(state, entry.get("seat"), entry["action"])
-        except IllegalAction as e:
-            return fail(f"seq {seq + 1}: the engine refused the move: {e.code}: {e.message}")
-        seq += 1
+        if not isinstance(entry, dict) or entry.get("seq") != len(entries) + 1 or "action" not in entry:
+            return fail(f"the log has a gap or a bad entry after seq {len(entries)}")
+        entries.append(LogEntry(entry["seq"], entry.get("seat"), entry["action"]))
+    try:
+        seq, state = replay(engine, state, entries)
+    except ReplayError as e:
+        cause = e.__cause__
+        detail = f"{cause.code}: {cause.message}" if isinstance(cause, IllegalAction) else e.message
+        return fail(f"seq {e.seq}: the engine refused the move: {detail}")
     outcome = engine.outcome(state)
     recorded = data.get("result")
     print(f"engine:  {engine_id}", file=out)
