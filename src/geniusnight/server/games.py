@@ -69,6 +69,8 @@ class LiveGame:
     _frames_key: tuple[int, datetime | None] | None = field(default=None, repr=False)
     _frame_open: str = field(default="", repr=False)
     _frames: dict[int | None, str] = field(default_factory=dict, repr=False)
+    # by seat: the length of the last ``state`` frame encoded for it (see state_size)
+    _frame_sizes: dict[int | None, int] = field(default_factory=dict, repr=False)
     # the views patch frames were last computed from, and the steps since (see patch_texts)
     history: History | None = field(default=None, repr=False)
     # the last moves committed here, as published to other processes (see published_moves)
@@ -112,7 +114,17 @@ class LiveGame:
             close = f'}},"seat":{_dumps(seat)}}}'
             text = self._frame_open + (close if own == "{}" else f",{own[1:-1]}{close}")
             self._frames[seat] = text
+            self._frame_sizes[seat] = len(text)
         return text
+
+    def state_size(self, seat: int | None) -> int:
+        """About the length of ``seat``'s ``state`` frame now: that of the last one encoded.
+
+        A view grows or shrinks by about one move's worth per seq, so the last length is
+        good enough to judge whether a patch is worth sending, and it saves encoding a
+        full frame per seat and move only to measure it."""
+        size = self._frame_sizes.get(seat)
+        return len(self.state_text(seat)) if size is None else size
 
     def observe(self, keep: int) -> History:
         """The patch history, with every seat's view at the current seq recorded (once per

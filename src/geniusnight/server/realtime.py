@@ -210,7 +210,7 @@ class Hub:
             texts = live.patch_texts(seat, last, self.patch_steps)
             if texts is not None:
                 size = sum(map(len, texts))
-                if size < PATCH_ALWAYS or size < len(live.state_text(seat)):
+                if size < PATCH_ALWAYS or size < live.state_size(seat):
                     conn.last_seq[live.id] = live.seq
                     for text in texts:
                         conn.send_text(text)
