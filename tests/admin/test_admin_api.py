@@ -14,7 +14,7 @@ from admin_helpers import ADMIN, bearer, move, play_to_end, two_players
 from sqlalchemy import update
 
 from geniusnight.db import RefusedAction
-from geniusnight.server.admin import ADMIN_COOKIE, make_session_cookie, session_cookie_valid
+from geniusnight.server.admin import ADMIN_COOKIE, make_session_cookie, purge_old_refused, session_cookie_valid
 from geniusnight.settings import Settings
 
 ADMIN_GETS = [
@@ -267,7 +267,7 @@ async def test_admin_game_log_lists_refused_actions_with_codes(app: Any, client:
     assert refused[0]["player"] == "Grace" and refused[0]["message"] and refused[0]["action"]["n"] == 1
 
 
-async def test_admin_game_log_prunes_refused_actions_older_than_the_keep_days(
+async def test_admin_game_log_hides_refused_actions_older_than_the_keep_days_without_deleting(
     app: Any, client: httpx.AsyncClient
 ) -> None:
     g = await finished(app)
@@ -276,6 +276,17 @@ async def test_admin_game_log_prunes_refused_actions_older_than_the_keep_days(
         await s.execute(update(RefusedAction).values(created_at=datetime.now(UTC) - timedelta(days=8)))
     refused = (await client.get(f"/api/admin/games/{g['game_id']}/log", headers=bearer(ADMIN))).json()["refused"]
     assert refused == []
+    async with db.sessions() as s:
+        assert (await s.get(RefusedAction, 1)) is not None  # a GET deletes nothing
+
+
+async def test_housekeeping_deletes_refused_actions_older_than_the_keep_days(app: Any) -> None:
+    await finished(app)
+    db = app.state.services.db
+    async with db.sessions() as s, s.begin():
+        await s.execute(update(RefusedAction).values(created_at=datetime.now(UTC) - timedelta(days=8)))
+    async with db.sessions() as s:
+        assert await purge_old_refused(s, keep_days=7) >= 1
     async with db.sessions() as s:
         assert (await s.get(RefusedAction, 1)) is None
 

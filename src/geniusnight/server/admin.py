@@ -36,7 +36,7 @@ from ..settings import Settings
 from .deps import SessionDep, bearer_token, get_services
 from .edge import INT64_MAX, GameId, Offset
 from .replayer import ReplayError, initial_state, steps
-from .rooms import ApiError
+from .rooms import ApiError, seat_entries
 from .templating import templates
 
 ADMIN_COOKIE = "gn_admin"
@@ -183,10 +183,7 @@ def _iso(dt: datetime | None) -> str | None:
 
 def _seat_names(room: Room, game: Game | None, seated: list[Member]) -> list[dict[str, Any]]:
     if game is not None and room.status != "lobby":
-        return [
-            {"seat": i, "name": s.get("name"), "bot": s.get("bot"), "member_id": s.get("member_id")}
-            for i, s in enumerate(game.seats)
-        ]
+        return seat_entries(game)
     return [{"seat": m.seat, "name": m.name, "bot": m.bot, "member_id": m.id} for m in seated]
 
 
@@ -262,7 +259,7 @@ def _game_summary(g: Game) -> dict[str, Any]:
         "id": g.id,
         "engine": g.engine,
         "players": g.players,
-        "seats": [{"seat": i, "name": s.get("name"), "bot": s.get("bot")} for i, s in enumerate(g.seats)],
+        "seats": seat_entries(g, member_ids=False),
         "started_at": _iso(g.started_at),
         "finished_at": _iso(g.finished_at),
         "last_seq": g.last_seq,
@@ -425,12 +422,13 @@ async def admin_game_log(
     out = await game_log(session, game, seat=seat, action_type=type)
     keep = get_services(request).settings.refused_keep_days
     cutoff = datetime.now(UTC) - timedelta(days=keep)
-    await session.execute(delete(RefusedAction).where(RefusedAction.created_at < cutoff))
-    await session.commit()
+    # older ones are past their keep time: hidden here, deleted by the housekeeping task
     by_seat, want_seat = _seat_filter(seat)
     refused = []
     rows = await session.execute(
-        select(RefusedAction).where(RefusedAction.game_id == game_id).order_by(RefusedAction.id)
+        select(RefusedAction)
+        .where(RefusedAction.game_id == game_id, RefusedAction.created_at >= cutoff)
+        .order_by(RefusedAction.id)
     )
     for r in rows.scalars():
         if by_seat and r.seat != want_seat:
@@ -467,10 +465,7 @@ async def export_game(session: AsyncSession, game: Game) -> dict[str, Any]:
             "options": game.options,
             "seed": game.seed,
             "players": game.players,
-            "seats": [
-                {"seat": i, "name": s.get("name"), "bot": s.get("bot"), "member_id": s.get("member_id")}
-                for i, s in enumerate(game.seats)
-            ],
+            "seats": seat_entries(game),
             "time_limits": game.time_limits,
             "started_at": _iso(game.started_at),
             "finished_at": _iso(game.finished_at),
@@ -482,6 +477,14 @@ async def export_game(session: AsyncSession, game: Game) -> dict[str, Any]:
         ],
         "result": game.result,
     }
+
+
+async def purge_old_refused(session: AsyncSession, keep_days: int, now: datetime | None = None) -> int:
+    """Delete refused actions older than ``keep_days`` (they are debugging records only)."""
+    cutoff = (now or datetime.now(UTC)) - timedelta(days=keep_days)
+    result = await session.execute(delete(RefusedAction).where(RefusedAction.created_at < cutoff))
+    await session.commit()
+    return int(getattr(result, "rowcount", 0) or 0)
 
 
 async def purge_old_rooms(session: AsyncSession, days: int, now: datetime | None = None) -> int:

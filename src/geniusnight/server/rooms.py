@@ -240,15 +240,13 @@ class RoomService:
             # bot stands in for those away)
             seats = [
                 {
-                    "seat": i,
-                    "name": s["name"],
-                    "bot": s.get("bot"),
+                    **entry,
                     "away": bool(s.get("away")),
                     "online": (s.get("bot") is not None and not s.get("away"))
                     or s.get("member_id") in (online or set()),
                     "host": s.get("member_id") == room.host_member_id,
                 }
-                for i, s in enumerate(game.seats)
+                for entry, s in zip(seat_entries(game, member_ids=False), game.seats, strict=True)
             ]
         else:
             seats = [
@@ -611,6 +609,17 @@ def chat_json(m: ChatMessage) -> dict[str, Any]:
 def _stand_in(engine: str) -> str:
     """The bot that plays a seat nobody plays: the game's default bot."""
     return get_engine(engine).info.default_bot
+
+
+def seat_entries(game: Game, *, member_ids: bool = True) -> list[dict[str, Any]]:
+    """A game's seats as JSON (seat, name, bot and, for the admin, member_id): shaped here only."""
+    entries = []
+    for i, s in enumerate(game.seats):
+        entry = {"seat": i, "name": s.get("name"), "bot": s.get("bot")}
+        if member_ids:
+            entry["member_id"] = s.get("member_id")
+        entries.append(entry)
+    return entries
 
 
 def _game_seat(member: Member, engine: str) -> dict[str, Any]:

@@ -15,7 +15,7 @@ from ..clock import Clock
 from ..db import Database
 from ..engines import ENGINES, register
 from ..settings import Settings
-from .admin import purge_old_rooms
+from .admin import purge_old_refused, purge_old_rooms
 from .driver import Driver
 from .games import CacheLimits, GameService, LiveGame
 from .hosting import HostWatch
@@ -121,16 +121,17 @@ class Services:
 
     async def housekeeping(self) -> None:
         """Runs for the life of the process: finished and idle games leave the cache; old
-        finished rooms are deleted (docs/admin.md, "Retention")."""
+        refused actions and old finished rooms are deleted (docs/admin.md, "Retention")."""
         while True:
             await asyncio.sleep(HOUSEKEEPING_SECONDS)
             try:
                 self.games.prune()
-                days = self.settings.finished_room_days
-                if days and time.monotonic() - self.last_purge > PURGE_SECONDS:
+                if time.monotonic() - self.last_purge > PURGE_SECONDS:
                     self.last_purge = time.monotonic()
                     async with self.db.sessions() as s:
-                        await purge_old_rooms(s, days)
+                        await purge_old_refused(s, self.settings.refused_keep_days)
+                        if self.settings.finished_room_days:
+                            await purge_old_rooms(s, self.settings.finished_room_days)
             except Exception:
                 log.exception("housekeeping failed")
 
