@@ -5,8 +5,38 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from playwright.async_api import Browser, Page, expect
+from playwright.async_api import Browser, Locator, Page, expect
 from playwright.async_api import Error as PlaywrightError
+
+DESKTOP = {"viewport": {"width": 1280, "height": 800}}
+PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True, "device_scale_factor": 3}
+# pages opened as a touch phone: the person there taps rather than clicks
+PHONES: set[Page] = set()
+
+
+async def press(loc: Locator, timeout: float | None = None) -> None:
+    """Tap on a phone, click on a laptop."""
+    if loc.page in PHONES:
+        await loc.tap(timeout=timeout)
+    else:
+        await loc.click(timeout=timeout)
+
+
+async def no_sideways_scroll(page: Page) -> None:
+    """Nothing sticks out to the right: the page never scrolls sideways."""
+    width, inner = await page.evaluate("[document.scrollingElement.scrollWidth, innerWidth]")
+    assert width <= inner, f"the page is {width} px wide on a {inner} px screen"
+
+
+async def chat_by_tab(page: Page, text: str) -> None:
+    """On a phone: open the Chat tab, send a message, see it, and go back to the game."""
+    await press(page.get_by_test_id("tab-chat"))
+    await page.get_by_test_id("chat-input").fill(text)
+    await page.get_by_test_id("chat-input").press("Enter")
+    await expect(page.get_by_test_id("chat-log")).to_contain_text(text)
+    await no_sideways_scroll(page)
+    await press(page.get_by_test_id("tab-game"))
+    await expect(page.get_by_test_id("tab-game")).to_have_attribute("aria-selected", "true")
 
 
 async def can_use(page: Page, selector: str) -> bool:
@@ -23,7 +53,7 @@ async def continue_reveal(page: Page) -> bool:
     if not await can_use(page, '[data-testid="reveal-continue"]'):
         return False
     try:
-        await page.get_by_test_id("reveal-continue").click(timeout=1000)
+        await press(page.get_by_test_id("reveal-continue"), timeout=1000)
     except PlaywrightError:
         return False
     return True
@@ -41,12 +71,15 @@ async def open_room(
 ) -> list[Page]:
     """The first person creates the room on the home page, the others join by its invite
     link in their own browser contexts; the host adds ``bots`` and starts. Returns the pages
-    in seat order (people first, then bots take the next seats)."""
+    in seat order (people first, then bots take the next seats). With ``phone_first`` the
+    host is on a 390 px touch phone, everyone else on a 1280 px laptop."""
     pages: list[Page] = []
     for i, _ in enumerate(names):
-        viewport = {"width": 390, "height": 844} if (phone_first and i == 0) else {"width": 1280, "height": 900}
-        ctx = await browser.new_context(viewport=viewport, has_touch=phone_first and i == 0)
+        phone = phone_first and i == 0
+        ctx = await browser.new_context(**(PHONE if phone else DESKTOP))  # type: ignore[arg-type]
         pages.append(await ctx.new_page())
+        if phone:
+            PHONES.add(pages[-1])
     host = pages[0]
     await host.goto(base + "/")
     await host.get_by_test_id(f"game-{game}").check(force=True)
@@ -63,7 +96,7 @@ async def open_room(
         else:
             await field.fill(str(value))
     await host.get_by_test_id("host-name").fill(names[0])
-    await host.get_by_test_id("create-room").click()
+    await press(host.get_by_test_id("create-room"))
     await expect(host.get_by_test_id("connection")).to_have_attribute("data-state", "open")
     invite = await host.get_by_test_id("invite-url").input_value()
     for page, name in zip(pages[1:], names[1:], strict=True):
@@ -75,11 +108,11 @@ async def open_room(
     for bot in bots or []:
         count = await host.get_by_test_id("seats").locator("li").count()
         await host.get_by_test_id("bot-kind").select_option(bot)
-        await host.get_by_test_id("add-bot").click()
+        await press(host.get_by_test_id("add-bot"))
         await expect(host.get_by_test_id("seats").locator("li")).to_have_count(count + 1)
     if not start:
         return pages
-    await host.get_by_test_id("start").click()
+    await press(host.get_by_test_id("start"))
     for page in pages:
         await expect(page.get_by_test_id("room-status")).to_contain_text("Playing")
     return pages
@@ -87,6 +120,7 @@ async def open_room(
 
 async def close_all(pages: list[Page]) -> None:
     for page in pages:
+        PHONES.discard(page)
         await page.context.close()
 
 

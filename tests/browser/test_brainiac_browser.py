@@ -4,50 +4,58 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from playwright.async_api import Browser, Page, expect
 from playwright.async_api import Error as PlaywrightError
 
-from browser_rooms import can_use, close_all, continue_reveal, open_room
+from browser_rooms import can_use, chat_by_tab, close_all, continue_reveal, no_sideways_scroll, open_room, press
 from support import ServerProcess
 
 
 async def step(page: Page, n: int) -> bool:
     try:
         if await can_use(page, '[data-testid="bq-keep"]'):
-            await page.get_by_test_id("bq-trade" if n == 0 else "bq-keep").click()
+            await press(page.get_by_test_id("bq-trade" if n == 0 else "bq-keep"))
             return True
         asks = page.locator('[data-testid^="bq-ask-"]:not([disabled])')
         if await asks.count() and await asks.first.is_visible():
-            await asks.first.click()
+            await press(asks.first)
             return True
         if await can_use(page, '[data-testid="bq-answer-input"]'):
             identity = await page.get_by_test_id("bq-identity").get_attribute("data-identity")
             # an IDIOT must answer wrong; a Brainiac tries (we type a guess, not the answer)
             text = "definitely not it" if identity == "idiot" else f"my best guess {n}"
             await page.get_by_test_id("bq-answer-input").fill(text)
-            await page.get_by_test_id("bq-answer-submit").click()
+            await press(page.get_by_test_id("bq-answer-submit"))
             await expect(page.get_by_test_id("bq-answer-input")).to_be_hidden()
             return True
         if await can_use(page, '[data-testid="bq-judge-confirm"]'):
             overrides = page.locator('[data-testid^="bq-override-"]')
             if n % 2 == 0 and await overrides.count():
-                await overrides.first.click()  # the Genius overrules one verdict
-            await page.get_by_test_id("bq-judge-confirm").click()
+                await press(overrides.first)  # the Genius overrules one verdict
+            await press(page.get_by_test_id("bq-judge-confirm"))
             return True
         if await can_use(page, '[data-testid="bq-accuse-none"]'):
             targets = page.locator('[data-testid^="bq-accuse-"]:not([data-testid="bq-accuse-none"]):not([disabled])')
             if n % 2 == 1 and await targets.count():
-                await targets.first.click()
+                await press(targets.first)
             else:
-                await page.get_by_test_id("bq-accuse-none").click()
+                await press(page.get_by_test_id("bq-accuse-none"))
             return True
     except PlaywrightError:
         return False
     return False
 
 
-async def test_three_players_play_a_whole_game_to_the_result(server: ServerProcess, browser: Browser) -> None:
-    pages = await open_room(browser, server.base, "brainiac", ["Ada", "Grace", "Linus"])
+@pytest.mark.parametrize("device", ["desktop", "phone"])
+async def test_three_players_play_a_whole_game_to_the_result(
+    server: ServerProcess, browser: Browser, device: str
+) -> None:
+    phone = device == "phone"
+    pages = await open_room(browser, server.base, "brainiac", ["Ada", "Grace", "Linus"], phone_first=phone)
+    if phone:
+        await no_sideways_scroll(pages[0])
+        await chat_by_tab(pages[0], "who is the IDIOT?")
     # each player's identity is their own secret
     for page in pages:
         await expect(page.get_by_test_id("bq-card")).to_be_visible()
@@ -56,6 +64,8 @@ async def test_three_players_play_a_whole_game_to_the_result(server: ServerProce
         if await pages[0].get_by_test_id("bq-result").is_visible():
             break
         acted = False
+        if phone and n % 10 == 0:
+            await no_sideways_scroll(pages[0])
         for page in pages:
             if await continue_reveal(page):  # a round's reveal screen stops the table
                 reveals += 1
@@ -71,4 +81,6 @@ async def test_three_players_play_a_whole_game_to_the_result(server: ServerProce
         said = page.get_by_test_id("announcer")
         await expect(said).to_contain_text(re.compile(r"Round \d+( \(tie-break\))? result: .* asked “"))
         await expect(said).to_contain_text(re.compile(r"(wins!|Shared win: .*)$"))
+    if phone:
+        await no_sideways_scroll(pages[0])
     await close_all(pages)

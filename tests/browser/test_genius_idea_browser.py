@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from playwright.async_api import Browser, Page, expect
 from playwright.async_api import Error as PlaywrightError
 
-from browser_rooms import can_use, close_all, continue_reveal, open_room
+from browser_rooms import PHONES, can_use, chat_by_tab, close_all, continue_reveal, no_sideways_scroll, open_room, press
 from support import ServerProcess
 
 
@@ -21,38 +22,60 @@ async def step(page: Page, n: int) -> bool:
             cards = page.locator('[data-testid="gi-prepare"] [data-word]')
             await expect(cards).to_have_count(10)
             for i in range(6):  # the first tap picks the answer, the next five the hints
-                await cards.nth(i).click()
-            await page.get_by_test_id("gi-prepare-submit").click()
+                await press(cards.nth(i))
+            await press(page.get_by_test_id("gi-prepare-submit"))
             await expect(page.get_by_test_id("gi-prepare-submit")).to_be_hidden()
             return True
         if await can_use(page, '[data-testid="gi-reveal"]'):
-            await page.get_by_test_id("gi-reveal").first.click()
+            await press(page.get_by_test_id("gi-reveal").first)
             return True
         if await can_use(page, '[data-testid="gi-order-submit"]'):
             if await can_use(page, '[data-testid="gi-move-down"]'):
-                await page.get_by_test_id("gi-move-down").first.click()  # re-order with a button
-            await page.get_by_test_id("gi-order-submit").click()
+                await press(page.get_by_test_id("gi-move-down").first)  # re-order with a button
+            await press(page.get_by_test_id("gi-order-submit"))
             return True
         if await page.get_by_test_id("gi-guess-confirm").is_visible():
             if n % 3 == 0 and await can_use(page, '[data-testid="gi-pass"]'):
-                await page.get_by_test_id("gi-pass").click()
+                await press(page.get_by_test_id("gi-pass"))
                 return True
             cards = page.locator("[data-public-word]:not([disabled])")
             count = await cards.count()
             if count == 0:
                 return False
-            await cards.nth(n % count).click()
-            await page.get_by_test_id("gi-guess-confirm").click(timeout=2000)
+            await press(cards.nth(n % count))
+            await press(page.get_by_test_id("gi-guess-confirm"), timeout=2000)
             return True
     except PlaywrightError:
         return False  # the view moved on under our fingers; look again
     return False
 
 
+async def screen_name(page: Page) -> str:
+    """Which of the game's screens this page shows now (for checking each once)."""
+    for testid in (
+        "reveal-continue",
+        "gi-prepare-submit",
+        "gi-reveal",
+        "gi-order-submit",
+        "gi-guess-confirm",
+        "gi-result",
+    ):
+        if await can_use(page, f'[data-testid="{testid}"]'):
+            return testid
+    return "waiting"
+
+
 async def play_to_the_end(pages: list[Page], limit: int = 600) -> int:
-    """Play on until the result shows; returns how many reveal screens were closed."""
+    """Play on until the result shows; returns how many reveal screens were closed. A phone
+    host is checked for sideways overflow on each screen they meet."""
     reveals = 0
+    seen: set[str] = set()
     for n in range(limit):
+        if pages[0] in PHONES:
+            screen = await screen_name(pages[0])
+            if screen not in seen:
+                seen.add(screen)
+                await no_sideways_scroll(pages[0])
         if await pages[0].get_by_test_id("gi-result").is_visible():
             return reveals
         acted = False
@@ -67,7 +90,7 @@ async def play_to_the_end(pages: list[Page], limit: int = 600) -> int:
 
 
 async def test_three_players_play_a_whole_competitive_game(server: ServerProcess, browser: Browser) -> None:
-    pages = await open_room(browser, server.base, "genius-idea", ["Ada", "Grace", "Linus"])
+    pages = await open_room(browser, server.base, "genius-idea", ["Ada", "Grace", "Linus"], phone_first=False)
     # everyone prepares a riddle from their own 10 cards
     for page in pages:
         await expect(page.get_by_test_id("gi-prepare").locator("[data-word]")).to_have_count(10)
@@ -79,8 +102,11 @@ async def test_three_players_play_a_whole_competitive_game(server: ServerProcess
     await close_all(pages)
 
 
-async def test_two_players_play_a_whole_coop_game(server: ServerProcess, browser: Browser) -> None:
-    pages = await open_room(browser, server.base, "genius-idea", ["Ada", "Grace"])
+@pytest.mark.parametrize("device", ["desktop", "phone"])
+async def test_two_players_play_a_whole_coop_game(server: ServerProcess, browser: Browser, device: str) -> None:
+    pages = await open_room(browser, server.base, "genius-idea", ["Ada", "Grace"], phone_first=device == "phone")
+    if device == "phone":
+        await chat_by_tab(pages[0], "ready?")
     await play_to_the_end(pages)
     for page in pages:
         await expect(page.get_by_test_id("gi-result")).to_be_visible()
