@@ -31,43 +31,50 @@ function turnCue(view, deadline) {
   cues.turn(mine, deadline);
 }
 
+// Frames that change the page are handled one at a time, in order, once the games list is
+// here and this module has run: a welcome can beat /api/games, and a move can arrive while
+// the game's module loads.
+const gamesLoaded = api("GET", "/api/games").then((list) => { games = list; });
+let pageReady;
+let frames = new Promise((resolve) => { pageReady = resolve; });
+const inOrder = (handle) => (frame) => {
+  frames = frames.then(() => handle(frame)).catch((err) => console.error(err));
+};
+
 const socket = new RoomSocket(roomId, {
   status(state) {
     const conn = $("conn");
     conn.dataset.state = state;
     conn.querySelector(".label").textContent = { open: "live", connecting: "connecting…", closed: "reconnecting…" }[state];
   },
-  welcome(frame) {
+  welcome: inOrder((frame) => {
     you = frame.you;
     setRoom(frame.room);
     $("chat-log").replaceChildren();
     for (const m of frame.chat || []) addChat(m);
-  },
-  room(frame) { setRoom(frame.room); },
-  you(frame) { you = frame.you; if (room) setRoom(room); },
-  state(frame) { showState(frame); },
-  chat(frame) { addChat(frame); tabs.message(); },
-  error(frame) {
+  }),
+  room: inOrder((frame) => { setRoom(frame.room); }),
+  you: inOrder((frame) => { you = frame.you; if (room) setRoom(room); }),
+  state: inOrder((frame) => showState(frame)),
+  chat: inOrder((frame) => { addChat(frame); tabs.message(); }),
+  error: inOrder((frame) => {
     if (frame.code === "not_member") {
       $("game-area").replaceChildren(el("p", {}, "You are not in this room. Open its invite link to join."));
       $("conn").dataset.state = "closed";
       return;
     }
     if (frame.ref == null) toast(frame.message, "bad");
-  },
-  kicked(frame) {
+  }),
+  kicked: inOrder((frame) => {
     const message = frame.message || "You were removed from the room.";
     toast(message, "bad");
     $("game-area").replaceChildren(el("p", { "data-testid": "gone-note" }, message, " ", el("a", { href: "/" }, "Home")));
     $("leave-room").hidden = true;
-  },
+  }),
   host(frame) { toast(frame.message); },
-  closed(frame) { toast(frame.message || "The room was closed.", "bad"); $("game-area").replaceChildren(el("p", {}, frame.message || "The room was closed.")); },
+  closed: inOrder((frame) => { toast(frame.message || "The room was closed.", "bad"); $("game-area").replaceChildren(el("p", {}, frame.message || "The room was closed.")); }),
 });
 
-games = await api("GET", "/api/games");
-
-function isHost() { return you && room && room.seats.some((s) => s.host && s.seat === you.seat) || (you && you.host); }
 
 function setRoom(next) {
   room = next;
@@ -251,7 +258,7 @@ async function showState(frame) {
     const area = $("game-area");
     const root = el("div", { class: `game-root game-${room ? room.game : ""}` });
     area.replaceChildren(root);
-    gameView = { id: frame.game_id, view: null, pending: frame };
+    gameView = { id: frame.game_id, view: null };
     gameView.view = await mountGame(root);
   }
   if (gameView.view) gameView.view.update(frame.view, { seq: frame.seq, deadline: frame.deadline });
@@ -285,3 +292,6 @@ async function mountGame(root) {
     return { update(view) { pre.textContent = JSON.stringify(view, null, 2); }, destroy() {} };
   }
 }
+
+await gamesLoaded;
+pageReady();
