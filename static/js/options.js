@@ -4,7 +4,8 @@ import { el } from "./api.js";
 // ``upload(name, file)``, when given, adds a "Load from file" picker to free-form options
 // (the server reads the file with the game's own reader: word lists, question packs ...).
 // ``custom`` lists free-form options already set (their values are never sent to the table).
-export function optionsForm(info, values = {}, limits = {}, { upload = null, custom = [] } = {}) {
+// ``limits`` defaults to the game's own (``default_time_limits``), as a new room gets them.
+export function optionsForm(info, values = {}, limits = info.default_time_limits || {}, { upload = null, custom = [] } = {}) {
   const grid = el("div", { class: "options" });
   const inputs = {};
   const advanced = el("details", { class: "advanced" }, el("summary", {}, "Advanced options"));

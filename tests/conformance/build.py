@@ -32,6 +32,9 @@ class Case:
         self.state = self.engine.setup(players, options, seed=seed)
         self.start = self.expectation(self.state, None, ())
         self.steps: list[dict[str, Any]] = []
+        # party games: a round that ends goes on past its reveal (every seat ready) unless a
+        # case is about the reveal itself
+        self.through_results = True
 
     def expectation(self, state: Any, view_of: int | None, keys: tuple[str, ...]) -> dict[str, Any]:
         view = self.engine.view(state, view_of)
@@ -72,6 +75,12 @@ class Case:
         step = {"seat": seat, "action": action, "refused": code, **self.expectation(self.state, view_of, keys)}
         self.steps.append(step)
         return step
+
+    def ready_all(self, after: Action) -> None:
+        if isinstance(after, dict) and after.get("type") == "ready":
+            return
+        while self.view["phase"] == "results":
+            self.act(self.view["to_act"][0], {"type": "ready"})
 
     def check(self, condition: object, message: str) -> None:
         if not condition:
@@ -617,6 +626,8 @@ class GeniusCase(Case):
         if view["over"]:
             extra["result"] = view["result"]
         step["view"] = extra
+        if self.through_results:
+            self.ready_all(action)
         return step
 
 
@@ -993,6 +1004,38 @@ def genius_idea_cases() -> list[Case]:
     c.do(0, "fly", "unknown_action")
     c.do(0, "prepare", "malformed", answer=7, hints=[w(1), w(2), w(3), w(4), w(5)])
     c.act(0, ["prepare"], "malformed")  # type: ignore[arg-type]
+
+    # the round's reveal (Riddler 0, Disruptor 1, Solver 2 solves round 1 after one hint)
+    for cid, rule, timed in (
+        (
+            "results-wait-for-every-seat",
+            "The round's reveal: a round that is not the last ends in results, which every seat sees; "
+            "the next round starts once every seat has said ready",
+            False,
+        ),
+        ("results-timeout-starts-the-next-round", "Timeouts: in results the next round starts for everyone", True),
+    ):
+        c = case(cid, rule, 3)
+        c.through_results = False
+        c.prepare_all()
+        c.do(1, "reveal", hint=w(1))
+        c.do(2, "guess", card=w(0))
+        v = c.view
+        c.check(v["phase"] == "results" and v["to_act"] == [0, 1, 2] and v["round"] == 1, "round 1's reveal")
+        c.check(v["results"] == v["history"][-1] and v["results"]["solved_by"] == 2, "the round in full")
+        c.check("public" not in v and "hints" not in c.seat_view(1), "nothing of round 2 is dealt")
+        c.steps[-1]["view"]["results"] = v["results"]
+        c.do(2, "ready")
+        c.do(2, "ready", "not_your_turn")
+        c.do(0, "guess", "wrong_phase", card=w(0))
+        c.do(0, "ready", "malformed", now=True)
+        if timed:
+            c.do(None, "timeout")
+        else:
+            c.do(0, "ready")
+            c.check(c.view["phase"] == "results" and c.view["to_act"] == [1], "still waiting for seat 1")
+            c.do(1, "ready")
+        c.check(c.view["phase"] == "reveal" and c.view["round"] == 2 and c.view["to_act"] == [2], "round 2")
     return cases
 
 
@@ -1038,6 +1081,8 @@ class BrainiacCase(Case):
         }
         extra.update({k: view[k] for k in keys})
         step["view"] = extra
+        if self.through_results:
+            self.ready_all(action)
         return step
 
     def keep_all(self) -> None:
@@ -1531,6 +1576,37 @@ def brainiac_cases() -> list[Case]:
     c.act(None, {"type": "keep"}, "not_your_turn")
     c.act(0, {"type": "ask", "index": 0}, "wrong_phase")
     c.act(0, {"type": "judge", "overrides": {}}, "wrong_phase")
+
+    # the round's reveal
+    for cid, rule, timed in (
+        (
+            "results-wait-for-every-seat",
+            "The round's reveal: a round that is not the last ends in results, which every seat sees; "
+            "the next round starts once every player has said ready",
+            False,
+        ),
+        ("results-timeout-starts-the-next-round", "Timeouts: in results the next round starts for everyone", True),
+    ):
+        c = case(cid, rule, 3, [B, I] + [B] * 20)
+        c.through_results = False
+        c.keep_all()
+        c.wrong_round()
+        v = c.view
+        c.check(v["phase"] == "results" and v["to_act"] == [0, 1, 2] and v["round"] == 1, "round 1's reveal")
+        c.check(v["results"] == v["history"][-1] and v["results"]["identities"] == [None, B, I], "the round in full")
+        c.check(all(c.seat_view(p)["identity"] is None for p in range(3)), "round 2's cards are not dealt")
+        c.steps[-1]["view"]["results"] = v["results"]
+        c.act(1, {"type": "ready"})
+        c.act(1, {"type": "ready"}, "not_your_turn")
+        c.act(1, {"type": "ask", "index": 0}, "wrong_phase")
+        c.act(0, {"type": "ready", "now": True}, "malformed")
+        if timed:
+            c.act(None, {"type": "timeout"})
+        else:
+            c.act(0, {"type": "ready"})
+            c.check(c.view["phase"] == "results" and c.view["to_act"] == [2], "still waiting for seat 2")
+            c.act(2, {"type": "ready"})
+        c.check(c.view["phase"] == "ask" and c.view["round"] == 2 and c.view["genius"] == 1, "round 2")
     return cases
 
 

@@ -185,6 +185,13 @@ def test_a_game_info_whose_default_bot_it_does_not_have_cannot_be_built() -> Non
         GameInfo("g", "G", 1, 2, default_bot="genius")
 
 
+def test_default_time_limits_may_only_name_timed_phases() -> None:
+    with pytest.raises(ValueError, match="default_time_limits"):
+        GameInfo("g", "G", 1, 2, default_time_limits={"play": 10})
+    info = GameInfo("g", "G", 1, 2, timed_phases={"play": "passes"}, default_time_limits={"play": 10})
+    assert info.to_json()["default_time_limits"] == {"play": 10}
+
+
 @pytest.mark.parametrize("game", engines())
 def test_only_json_options_are_read_from_files_and_bad_files_are_refused(game: str) -> None:
     engine = get_engine(game)

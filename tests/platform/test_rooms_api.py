@@ -140,6 +140,20 @@ async def test_host_changes_options_and_time_limits(client: httpx.AsyncClient) -
     assert r.status_code == 422 and r.json()["code"] == "bad_time_limits"
 
 
+async def test_a_new_room_starts_with_the_games_default_time_limits_unless_the_host_names_some(
+    client: httpx.AsyncClient,
+) -> None:
+    games = {g["id"]: g for g in (await client.get("/api/games")).json()}
+    assert games["genius-idea"]["default_time_limits"] == {"results": 12}
+    assert games["brainiac"]["default_time_limits"] == {"results": 12}
+    room = await create(client, game="brainiac")
+    r = await client.get(f"/api/rooms/{room['room_id']}", headers=bearer(room["token"]))
+    assert r.json()["time_limits"] == {"results": 12}
+    room = await create(client, game="brainiac", time_limits={"results": 0, "answer": 60})
+    r = await client.get(f"/api/rooms/{room['room_id']}", headers=bearer(room["token"]))
+    assert r.json()["time_limits"] == {"answer": 60}
+
+
 async def test_player_count_is_checked_against_the_engine(client: httpx.AsyncClient) -> None:
     room = await create(client)
     rid, token = room["room_id"], room["token"]

@@ -98,6 +98,8 @@ class GameInfo:
     default_bot: str = "random"
     # phase name -> what the system does when that phase's time limit passes
     timed_phases: Mapping[str, str] = field(default_factory=dict)
+    # phase name -> seconds: the time limits a new room starts with (the host may change them)
+    default_time_limits: Mapping[str, int] = field(default_factory=dict)
     simultaneous: bool = False
     chance: bool = True
     hidden_information: bool = True
@@ -105,10 +107,13 @@ class GameInfo:
     def __post_init__(self) -> None:
         if self.default_bot not in {b.id for b in self.bots}:
             raise ValueError(f"{self.id}: default_bot {self.default_bot!r} is not one of its bots")
+        if not set(self.default_time_limits) <= set(self.timed_phases):
+            raise ValueError(f"{self.id}: default_time_limits name phases that are not timed")
 
     def to_json(self) -> dict[str, JSON]:
         d = asdict(self)
         d["timed_phases"] = dict(self.timed_phases)
+        d["default_time_limits"] = dict(self.default_time_limits)
         return d
 
 

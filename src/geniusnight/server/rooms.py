@@ -292,7 +292,11 @@ class RoomService:
         engine = engine_for(game)
         name = clean_name(name)
         opts = check_options(engine, options or {}, None)
-        limits = check_time_limits(engine, time_limits)
+        # a room starts with the game's own limits (e.g. a few seconds on a round's reveal)
+        if time_limits is None:
+            limits = dict(engine.info.default_time_limits)
+        else:
+            limits = check_time_limits(engine, time_limits)
         room = Room(
             id=secrets.token_urlsafe(ROOM_ID_BYTES),
             invite=secrets.token_urlsafe(INVITE_BYTES),

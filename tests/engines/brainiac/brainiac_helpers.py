@@ -41,7 +41,8 @@ def play_round(
     index: int | None = None,
 ) -> dict[str, Any]:
     """Ask (the first unasked question unless ``index``), answer (seats in ``correct``
-    right, others "wrong"), judge with ``overrides`` and accuse as ``accuse`` says."""
+    right, others "wrong"), judge with ``overrides``, accuse as ``accuse`` says, and go on
+    past the round's reveal (every seat ready)."""
     g = s["genius"]
     s = E.apply(s, None, {"type": "timeout"}) if index is None else E.apply(s, g, {"type": "ask", "index": index})
     for p in range(s["players"]):
@@ -52,4 +53,11 @@ def play_round(
     while s["phase"] == "accuse":
         who = s["accuse_order"][s["accuse_pos"]]
         s = E.apply(s, who, {"type": "accuse", "target": accuse.get(who)})
+    return ready_all(s)
+
+
+def ready_all(s: dict[str, Any]) -> dict[str, Any]:
+    """Every seat says ready on the round's reveal, so the next round starts."""
+    while s["phase"] == "results":
+        s = E.apply(s, min(E.to_act(s)), {"type": "ready"})
     return s

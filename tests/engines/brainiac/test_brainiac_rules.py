@@ -358,7 +358,7 @@ def test_accusers_with_nobody_to_accuse_are_skipped() -> None:
     s = E.apply(s, 0, {"type": "judge", "overrides": {}})
     s = E.apply(s, 0, {"type": "accuse", "target": None})
     s = E.apply(s, 1, {"type": "accuse", "target": None})
-    assert s["phase"] == "ask" and s["history"][-1]["accusations"][-1] == {"by": 2, "target": None, "auto": True}
+    assert s["phase"] == "results" and s["history"][-1]["accusations"][-1] == {"by": 2, "target": None, "auto": True}
 
 
 def test_when_everyone_answers_right_there_are_no_accusations() -> None:
@@ -613,3 +613,77 @@ def test_legal_actions_in_each_phase() -> None:
     assert judges is not None and len(judges) == 4 and {"type": "judge", "overrides": {}} in judges
     for a in judges:
         E.apply(s, 0, a)
+
+
+# --- the round's reveal (results) ----------------------------------------------------------
+
+
+def round_played(s: dict[str, Any]) -> dict[str, Any]:
+    """One round as ``play_round`` plays it, but stopped on its reveal (``results``)."""
+    g = s["genius"]
+    s = E.apply(s, None, {"type": "timeout"})
+    for p in range(s["players"]):
+        if p != g:
+            s = E.apply(s, p, {"type": "answer", "text": right(s) if p == 1 else "wrong"})
+    s = E.apply(s, g, {"type": "judge", "overrides": {}})
+    while s["phase"] == "accuse":
+        s = E.apply(s, s["accuse_order"][s["accuse_pos"]], {"type": "accuse", "target": None})
+    return s
+
+
+def test_a_round_that_is_not_the_last_ends_in_results_showing_its_full_reveal_to_everyone() -> None:
+    s = round_played(new(4, whoami=[I, B, B] + [B] * 20))
+    for seat in (0, 1, 2, 3, None):
+        v = E.view(s, seat)
+        assert v["phase"] == "results" and v["round"] == 1 and v["genius"] == 0
+        assert v["results"] == v["history"][-1]
+        assert v["results"]["identities"] == [None, I, B, B] and v["results"]["answers"][2] == "wrong"
+        assert v["results"]["changes"] == [0, 0, 0, 0] and v["to_act"] == [0, 1, 2, 3]
+
+
+def test_next_round_waits_until_every_seat_is_ready() -> None:
+    s = round_played(new(3, whoami=[B] * 20))
+    s = E.apply(s, 2, {"type": "ready"})
+    s = E.apply(s, 0, {"type": "ready"})
+    assert s["phase"] == "results" and E.to_act(s) == {1} and E.view(s, None)["ready"] == [0, 2]
+    with pytest.raises(IllegalAction) as e:
+        E.apply(s, 2, {"type": "ready"})
+    assert e.value.code == "not_your_turn"
+    s = E.apply(s, 1, {"type": "ready"})
+    assert s["phase"] == "ask" and s["round"] == 2 and s["genius"] == 1
+
+
+def test_results_phase_timeout_starts_the_next_round() -> None:
+    s = E.apply(round_played(new(3, whoami=[B] * 20)), 1, {"type": "ready"})
+    s = E.apply(s, None, {"type": "timeout"})
+    assert s["phase"] == "ask" and s["round"] == 2 and E.to_act(s) == {1}
+
+
+def test_results_phase_does_not_show_the_next_secret() -> None:
+    # round 2's WHOAMI cards (from seat 2 on: idiot, brainiac, brainiac) are not dealt yet
+    s = round_played(new(4, whoami=[B, B, B, I, B, B] + [B] * 10))
+    for seat in (0, 1, 2, 3, None):
+        v = E.view(s, seat)
+        assert v["identity"] is None and v["revealed"] is None and v["question"] is None
+        assert all("a" not in q for q in v.get("card", []))  # not even the next Genius's answers
+    s = E.apply(s, None, {"type": "timeout"})
+    assert [E.view(s, p)["identity"] for p in range(4)] == [B, None, I, B]
+
+
+def test_ready_is_only_possible_in_results_and_takes_no_fields() -> None:
+    with pytest.raises(IllegalAction) as e:
+        E.apply(new(3), 1, {"type": "ready"})
+    assert e.value.code == "wrong_phase"
+    s = round_played(new(3, whoami=[B] * 20))
+    with pytest.raises(IllegalAction) as e:
+        E.apply(s, 1, {"type": "ready", "now": True})
+    assert e.value.code == "malformed"
+    assert E.legal_actions(s, 1) == [{"type": "ready"}]
+
+
+def test_the_last_round_goes_straight_to_game_over() -> None:
+    s = new(3, whoami=[B] * 60)
+    while s["round"] < s["rounds_total"]:
+        s = play_round(s, correct={1} if s["genius"] != 1 else {2})
+    s = round_played(s)
+    assert s["phase"] == "over" and "results" not in E.view(s, None)

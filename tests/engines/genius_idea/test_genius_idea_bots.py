@@ -25,6 +25,9 @@ def play(players: int, seed: int, solver_bot: str) -> list[dict[str, Any]]:
     rng = Rng.from_seed(seed ^ 0x5EED)
     step = 0
     while E.outcome(state) is None:
+        if state["phase"] == "results":  # the round's reveal: every seat ready at once
+            state = E.apply(state, min(E.to_act(state)), {"type": "ready"})
+            continue
         seat = rng.choice(sorted(E.to_act(state)))
         role = E.view(state, None)["roles"][seat]
         bot = solver_bot if state["phase"] == "guess" and role == "solver" else "smart"

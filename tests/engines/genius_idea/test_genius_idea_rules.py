@@ -41,7 +41,14 @@ def prepare_all(s: Any) -> Any:
 
 
 def act(s: Any, seat: int | None, **action: Any) -> Any:
-    return E.apply(s, seat, action)
+    """Apply ``action``; a round that ends goes on past its reveal (every seat ready)."""
+    return ready_all(E.apply(s, seat, action))
+
+
+def ready_all(s: Any) -> Any:
+    while s["phase"] == "results":
+        s = E.apply(s, min(E.to_act(s)), {"type": "ready"})
+    return s
 
 
 def started(players: int, **options: Any) -> Any:
@@ -648,3 +655,84 @@ def test_coop_solver_passing_makes_the_engine_reveal_the_next_hint() -> None:
     v = E.view(s, 0)
     assert E.phase(s) == "order" and E.to_act(s) == {0}  # two hints: the Riddler orders
     assert v["revealed"][0] == first[0] and len(v["revealed"]) == 2 and set(v["revealed"]) <= set(v["hints"])
+
+
+# --- the round's reveal (results) -----------------------------------------------------------
+
+
+def solved_round_one(players: int = 3) -> Any:
+    """Round 1 solved by seat 2 after one hint; the game is now in ``results``."""
+    s = started(players)
+    s = E.apply(s, 1, {"type": "reveal", "hint": c(1)})
+    return E.apply(s, 2, {"type": "guess", "card": c(0)})
+
+
+def test_a_round_that_is_not_the_last_ends_in_results_showing_its_full_result_to_everyone() -> None:
+    s = solved_round_one()
+    for seat in (0, 1, 2, None):
+        v = E.view(s, seat)
+        assert v["phase"] == "results" and v["round"] == 1 and v["riddler"] == 0
+        assert v["results"] == v["history"][-1]
+        assert v["results"]["answer"] == c(0) and v["results"]["solved_by"] == 2
+        assert v["results"]["hints"] == [c(i) for i in range(1, 6)] and v["results"]["points"] == [6, 0, 6]
+        assert v["to_act"] == [0, 1, 2] and v["ready"] == []
+
+
+def test_next_round_waits_until_every_seat_is_ready() -> None:
+    s = solved_round_one()
+    s = E.apply(s, 2, {"type": "ready"})
+    s = E.apply(s, 0, {"type": "ready"})
+    assert E.phase(s) == "results" and E.to_act(s) == {1} and E.view(s, None)["ready"] == [0, 2]
+    with pytest.raises(IllegalAction) as e:
+        E.apply(s, 0, {"type": "ready"})
+    assert e.value.code == "not_your_turn"
+    s = E.apply(s, 1, {"type": "ready"})
+    v = E.view(s, None)
+    assert v["phase"] == "reveal" and v["round"] == 2 and v["riddler"] == 1
+
+
+def test_results_phase_timeout_starts_the_next_round() -> None:
+    s = E.apply(solved_round_one(), 0, {"type": "ready"})
+    s = E.apply(s, None, {"type": "timeout"})
+    assert E.phase(s) == "reveal" and E.view(s, None)["round"] == 2 and E.to_act(s) == {2}
+
+
+def test_results_phase_does_not_show_the_next_secret() -> None:
+    s = solved_round_one()
+    # round 2: seat 1's riddle (answer c010) and the public cards c045 .. c059
+    next_public = [c(45 + i) for i in range(15)]
+    for seat in (0, 2, None):
+        text = json.dumps(E.view(s, seat))
+        assert all(f'"{card}"' not in text for card in [c(10), *next_public])
+    own = E.view(s, 1)
+    assert own["my_riddle"]["answer"] == c(10)  # your own riddle, as in any phase
+    assert all(f'"{card}"' not in json.dumps(own) for card in next_public)
+
+
+def test_ready_is_only_possible_in_results_and_takes_no_fields() -> None:
+    s = started(3)
+    with pytest.raises(IllegalAction) as e:
+        E.apply(s, 1, {"type": "ready"})
+    assert e.value.code == "wrong_phase"
+    with pytest.raises(IllegalAction) as e:
+        E.apply(solved_round_one(), 0, {"type": "ready", "x": 1})
+    assert e.value.code == "malformed"
+    assert E.legal_actions(solved_round_one(), 0) == [{"type": "ready"}]
+
+
+def test_the_last_round_goes_straight_to_game_over() -> None:
+    s = solve_round(solve_round(started(3)))
+    assert E.view(s, None)["round"] == 3
+    v = E.view(s, None)
+    s = E.apply(s, v["disruptor"], {"type": "reveal", "hint": E.view(s, v["disruptor"])["hints"][0]})
+    s = E.apply(s, sorted(E.to_act(s))[0], {"type": "guess", "card": E.view(s, v["riddler"])["answer"]})
+    assert E.phase(s) == "over" and "results" not in E.view(s, None)
+
+
+def test_coop_results_come_before_the_second_riddle_is_dealt() -> None:
+    s = started(2)
+    s = act(s, 1, type="guess", card=c(0))  # round 1 solved
+    s = E.apply(s, 0, {"type": "guess", "card": c(10)})  # round 2 solved
+    assert E.phase(s) == "results" and "hand" not in E.view(s, 0)
+    s = E.apply(E.apply(s, 0, {"type": "ready"}), 1, {"type": "ready"})
+    assert E.phase(s) == "prepare" and E.view(s, 0)["hand"] == [c(50 + i) for i in range(10)]

@@ -47,6 +47,8 @@ def choose(engine: BrainiacEngine, state: State, seat: int, bot: str, seed: int)
     view = engine.view(state, seat)
     phase = view["phase"]
     smart = bot == "trivia"
+    if phase == "results":
+        return {"type": "ready"}  # a bot has seen the reveal at once
     if phase == "trade":
         return {"type": "trade" if rng.random() < (0.1 if smart else 0.5) else "keep"}
     if phase == "ask":

@@ -8,7 +8,8 @@ the cards (which are never changed) and then changes the copy.
 Phases: ``trade`` (simultaneous: everyone keeps or trades their first card), then per round
 ``ask`` (the Genius) -> ``answer`` (simultaneous, hidden) -> ``judge`` (the Genius confirms
 or overrules the engine's verdicts) -> ``accuse`` (one seat at a time from the Genius round
-the table) -> scoring -> the next round, until ``over``. Rulings: docs/rules/brainiac.md.
+the table) -> scoring -> ``results`` (everyone sees the round's reveal and says ``ready``)
+-> the next round, until ``over`` (the last round goes straight there). Rulings: docs/rules/brainiac.md.
 """
 
 from __future__ import annotations
@@ -86,7 +87,9 @@ class BrainiacEngine:
             "answer": "missing answers count as blank (wrong)",
             "judge": "the engine's verdicts are confirmed",
             "accuse": "the current accuser accuses no one",
+            "results": "the next round starts for everyone",
         },
+        default_time_limits={"results": 12},
         simultaneous=True,
     )
 
@@ -192,6 +195,7 @@ class BrainiacEngine:
         s["accuse_pos"] = 0
         s["accusations"] = []
         s["round_items"] = [[] for _ in range(players)]
+        s["ready"] = []  # in ``results``: the seats that have seen the round's reveal
         s["rng"] = rng.state
         return s
 
@@ -211,6 +215,8 @@ class BrainiacEngine:
             return {p for p in range(n) if p != state["genius"] and state["answers"][p] is None}
         if phase == "accuse":
             return {state["accuse_order"][state["accuse_pos"]]}
+        if phase == "results":
+            return {p for p in range(n) if p not in state["ready"]}
         return set()
 
     def outcome(self, state: State) -> dict[str, Any] | None:
@@ -244,13 +250,15 @@ class BrainiacEngine:
             return out
         if phase == "accuse":
             return [{"type": "accuse", "target": t} for t in [None, *self.accuse_targets(state, seat)]]
+        if phase == "results":
+            return [{"type": "ready"}]
         return []
 
     # --- actions --------------------------------------------------------------------------
 
     def apply(self, state: State, seat: int | None, action: Any) -> State:
         check(state["phase"] != "over", "game_over", "The game is over.")
-        kind = require_type(action, "trade", "keep", "ask", "answer", "judge", "accuse", "timeout")
+        kind = require_type(action, "trade", "keep", "ask", "answer", "judge", "accuse", "ready", "timeout")
         if kind == "timeout":
             check(seat is None, "not_your_turn", "Only the system can time a phase out.")
             check(set(action) == {"type"}, "malformed", "A timeout has no other fields.")
@@ -271,6 +279,7 @@ class BrainiacEngine:
             "answer": "answer",
             "judge": "judge",
             "accuse": "accuse",
+            "ready": "results",
         }[kind]
         check(phase == wanted, "wrong_phase", f"That is not possible now (phase: {phase}).")
         check(seat in self.to_act(state), "not_your_turn", self._whose_turn(state))
@@ -280,6 +289,13 @@ class BrainiacEngine:
             s["trade"][seat] = kind
             if all(t is not None for t in s["trade"]):
                 self._resolve_trades(s)
+            return s
+        if kind == "ready":
+            check(set(action) == {"type"}, "malformed", "'ready' has no other fields.")
+            s = self._copy(state)
+            s["ready"].append(seat)
+            if not self.to_act(s):
+                self._start_round(s)
             return s
         if kind == "ask":
             check(set(action) == {"type", "index"}, "malformed", "'ask' needs exactly an 'index'.")
@@ -378,6 +394,8 @@ class BrainiacEngine:
             self._judge(s, {})
         elif phase == "accuse":
             self._accuse(s, s["accuse_order"][s["accuse_pos"]], None)
+        elif phase == "results":
+            self._start_round(s)
 
     def _draw_card(self, s: State) -> int:
         """The trivia deck's front card. An empty deck takes back the discards that still
@@ -433,6 +451,7 @@ class BrainiacEngine:
         s["accuse_pos"] = 0
         s["accusations"] = []
         s["round_items"] = [[] for _ in range(n)]
+        s["ready"] = []
         s["phase"] = "ask"
 
     def _reshuffle_whoami(self, s: State) -> None:
@@ -567,7 +586,9 @@ class BrainiacEngine:
             s["phase"] = "over"
             s["question"] = None
             return
-        self._start_round(s)
+        # the table looks at the reveal (``history[-1]``) before the next round is dealt
+        s["phase"] = "results"
+        s["ready"] = []
 
     # --- views ----------------------------------------------------------------------------
 
@@ -617,6 +638,10 @@ class BrainiacEngine:
                 v[key] = None
             v["accusations"] = []
             v["answered"] = [False] * n
+        if phase == "results":
+            # the round just played, in full; the next round's cards are not dealt yet
+            v["results"] = s["history"][-1]
+            v["ready"] = sorted(s["ready"])
         if phase == "over":
             v["result"] = self.outcome(s)
         return v

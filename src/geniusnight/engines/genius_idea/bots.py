@@ -121,6 +121,8 @@ def random_action(state: State, seat: int, rng: Rng) -> dict[str, Any]:
 def bot_action(state: State, seat: int, bot: str, seed: int) -> dict[str, Any] | None:
     if seat not in to_act(state):
         return None
+    if state["phase"] == "results":
+        return {"type": "ready"}  # a bot has seen the result at once
     if bot == "smart":
         return smart_action(state, seat)
     return random_action(state, seat, Rng.from_seed(seed))

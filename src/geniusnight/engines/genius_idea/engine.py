@@ -21,6 +21,7 @@ STATE_KEYS = frozenset(
     (
         "players", "mode", "shuffle", "first_riddler", "rounds_total", "rng", "supply", "discards",
         "hands", "riddles", "preparing", "phase", "round", "cur", "scores", "history", "winners",
+        "ready",
     )
 )  # fmt: skip
 
@@ -105,7 +106,9 @@ class GeniusIdeaEngine:
             "reveal": "a random unrevealed hint is revealed",
             "order": "the revealed hints keep their current order",
             "guess": "every Solver still to act passes (with all 5 hints out the round ends unsolved)",
+            "results": "the next round starts for everyone",
         },
+        default_time_limits={"results": 12},
         simultaneous=True,
     )
 
@@ -224,6 +227,8 @@ class GeniusIdeaEngine:
             return [{"type": "reveal", "hint": h} for h in cur["hints"] if h not in cur["revealed"]]
         if phase == "order":
             return [{"type": "order", "hints": list(p)} for p in permutations(cur["revealed"])]
+        if phase == "results":
+            return [{"type": "ready"}]
         out = [{"type": "guess", "card": c} for c in cur["public"] if c not in cur["wrong"]]
         if rules.may_pass(state):
             out.append({"type": "pass"})
@@ -232,7 +237,7 @@ class GeniusIdeaEngine:
     # --- moves ----------------------------------------------------------------------------
 
     def apply(self, state: State, seat: int | None, action: Any) -> State:
-        kind = require_type(action, "prepare", "reveal", "order", "guess", "pass", "timeout")
+        kind = require_type(action, "prepare", "reveal", "order", "guess", "pass", "ready", "timeout")
         check(state["phase"] != "over", "game_over", "The game is over.")
         if seat is None:
             check(kind == "timeout", "not_your_turn", "Only a player can make that move.")
@@ -245,7 +250,7 @@ class GeniusIdeaEngine:
             return new
         assert seat is not None
         phase = new["phase"]
-        wanted = {"prepare": "prepare", "reveal": "reveal", "order": "order", "guess": "guess", "pass": "guess"}[kind]
+        wanted = {"pass": "guess", "ready": "results"}.get(kind, kind)
         check(phase == wanted, "wrong_phase", f"That move is not possible now: the game is in the {phase} phase.")
         check(seat in rules.to_act(new), "not_your_turn", self._whose_turn(new))
         if kind == "prepare":
@@ -259,6 +264,9 @@ class GeniusIdeaEngine:
             rules.order(new, _str_list(action, "hints"))
         elif kind == "guess":
             rules.guess(new, seat, _str(action, "card"))
+        elif kind == "ready":
+            check(set(action) == {"type"}, "malformed", "'ready' has no other fields.")
+            rules.ready(new, seat)
         else:
             rules.pass_(new, seat)
         return new
@@ -279,6 +287,8 @@ class GeniusIdeaEngine:
             return "The Disruptor reveals the next hint."
         if phase == "order":
             return "The Riddler is ordering the hints."
+        if phase == "results":
+            return "You are already ready for the next round."
         return "You can't guess now (you are not a Solver with chances left, or you passed)."
 
     # --- views ----------------------------------------------------------------------------
@@ -310,6 +320,10 @@ class GeniusIdeaEngine:
             "supply_count": len(state["supply"]),
             "history": list(state["history"]),
         }
+        if phase == "results":
+            # the round just played, in full; nothing of the next round is dealt yet
+            v["results"] = state["history"][-1]
+            v["ready"] = sorted(state["ready"])
         if phase == "prepare":
             v["preparing"] = sorted(state["preparing"])
             v["prepared"] = [s not in state["preparing"] for s in range(n)]

@@ -9,8 +9,10 @@ on a deep copy (the given state is never changed). Keys:
 - ``hands``: per seat, the 10 cards being prepared (empty when not preparing)
 - ``riddles``: per seat, the prepared riddle ``{"answer", "hints"}`` not yet played, or None
 - ``preparing``: seats that still have to prepare in the current ``prepare`` phase
-- ``phase``: ``prepare`` | ``reveal`` | ``order`` | ``guess`` | ``over``
-- ``round``: 0-based index of the current (or next) round; ``cur``: the live round or None
+- ``phase``: ``prepare`` | ``reveal`` | ``order`` | ``guess`` | ``results`` | ``over``
+- ``round``: 0-based index of the current round (in ``results``, the one just played; in a
+  ``prepare`` before any round, the next one); ``cur``: the live round or None
+- ``ready``: in ``results``, the seats that have seen the round's result
 - ``scores``, ``history`` (finished rounds, public), ``winners`` (once over)
 """
 
@@ -91,6 +93,7 @@ def new_game(players: int, mode: str, deck: list[str], shuffle: bool, first_ridd
         "scores": [0] * players,
         "history": [],
         "winners": None,
+        "ready": [],
     }
     return state
 
@@ -120,6 +123,8 @@ def to_act(state: State) -> set[int]:
         return {cur["riddler"]}
     if phase == "guess":
         return {s for s in active_solvers(state) if s not in cur["passed"]}
+    if phase == "results":
+        return {s for s in range(state["players"]) if s not in state["ready"]}
     return set()
 
 
@@ -281,6 +286,8 @@ def timeout(state: State) -> None:
             waiting = sorted(to_act(state))
             cur["passed"].extend(waiting)
             settle(state)
+    elif phase == "results":
+        next_round(state)
     else:  # pragma: no cover - prepare is handled by the engine, over refuses earlier
         raise IllegalAction("wrong_phase", "Nothing to time out now.")
 
@@ -312,11 +319,26 @@ def end_round(state: State, solver: int | None, points: int) -> None:
     state["discards"].extend(cur["public"])
     state["discards"].extend(cur["hints"])
     state["cur"] = None
-    state["round"] += 1
-    if state["round"] >= state["rounds_total"]:
+    if state["round"] + 1 >= state["rounds_total"]:
+        state["round"] += 1
         finish(state)
     else:
-        start_round(state)
+        # The table looks at the result (``history[-1]``) before the next round is dealt.
+        state["phase"] = "results"
+        state["ready"] = []
+
+
+def ready(state: State, seat: int) -> None:
+    """A seat has seen the round's result; once every seat has, the next round starts."""
+    state["ready"].append(seat)
+    if not to_act(state):
+        next_round(state)
+
+
+def next_round(state: State) -> None:
+    state["ready"] = []
+    state["round"] += 1
+    start_round(state)
 
 
 def finish(state: State) -> None:
