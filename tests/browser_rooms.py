@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from playwright.async_api import Browser, Locator, Page, expect
@@ -57,6 +58,27 @@ async def continue_reveal(page: Page) -> bool:
     except PlaywrightError:
         return False
     return True
+
+
+async def reveal_waits_for_everyone(pages: list[Page], names: list[str]) -> None:
+    """A round's reveal screen is up for everyone (``pages`` in seat order, named ``names``).
+    The keyboard is on Continue; each person in turn continues (the second by pressing Enter)
+    and sees whom the table still waits for; once the last has, the next round starts."""
+    for page in pages:
+        await expect(page.get_by_test_id("reveal-continue")).to_be_visible()
+        await expect(page.get_by_test_id("reveal-count")).to_contain_text(re.compile(r"Next round in \d+ s"))
+    await expect(pages[1].get_by_test_id("reveal-continue")).to_be_focused()
+    for i, page in enumerate(pages[:-1]):
+        if i == 1:
+            await page.keyboard.press("Enter")
+        else:
+            await press(page.get_by_test_id("reveal-continue"))
+        waiting = ", ".join(names[i + 1 :])
+        await expect(page.get_by_test_id("reveal-waiting")).to_have_text(f"Waiting for {waiting}…")
+        await expect(page.get_by_test_id("reveal-continue")).to_be_hidden()
+    await press(pages[-1].get_by_test_id("reveal-continue"))
+    for page in pages:
+        await expect(page.get_by_test_id("reveal")).to_be_hidden()
 
 
 async def open_room(

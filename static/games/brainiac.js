@@ -5,7 +5,7 @@
 
 // the page's one DOM builder: player text always as text, never HTML
 import { focusKeeper } from "/static/js/a11y.js";
-import { createReveal } from "/static/js/reveal.js";
+import { focusContinue, revealScreen, revealStatus } from "/static/js/reveal.js";
 import { el as h } from "/static/js/api.js";
 
 const LEVELS = ["easy", "medium", "hard", "very hard"];
@@ -117,6 +117,7 @@ export function createGameView(root, ctx) {
       case "answer": return mine ? "Write your answer." : `Waiting for answers from ${waiting}.`;
       case "judge": return mine ? "Check the verdicts, overrule if needed, then confirm." : `${name(v.genius)} is judging the answers.`;
       case "accuse": return mine ? "Accuse a player who answered wrong, or no one." : `${name(v.accuser)} is deciding whom to accuse.`;
+      case "results": return revealStatus({ toAct: v.to_act, seat: me(), canReady: !!ctx.send && ctx.mode !== "replay", nameOf: name });
       case "over": {
         const w = (v.result && v.result.winners) || [];
         return w.length === 1 ? `${name(w[0])} wins!` : `Shared win: ${w.map(name).join(", ")}.`;
@@ -179,6 +180,7 @@ export function createGameView(root, ctx) {
       const rev = v.revealed && v.revealed[seat];
       if (rev) add(tags, h("span", { class: `bq-tag bq-tag-${rev}` }, rev === "idiot" ? "IDIOT!" : "Brainiac"));
       if (v.phase === "answer" && v.answered && v.answered[seat]) add(tags, h("span", { class: "bq-tag" }, "answered"));
+      if (v.phase === "results" && !v.to_act.includes(seat)) add(tags, h("span", { class: "bq-tag" }, "ready"));
       for (const by of accusedBy[seat] || []) add(tags, h("span", { class: "bq-pawn", title: `accused by ${name(by)}` }, `◆ ${name(by)}`));
       add(li, tags);
       add(track, li);
@@ -263,6 +265,21 @@ export function createGameView(root, ctx) {
       add(main, questionBox(v));
       add(main, readout(v));
       if (v.phase === "accuse") add(main, accusePanel(v));
+      return;
+    }
+    if (v.phase === "results" && v.results) {
+      // the round just played, until everyone has pressed Continue or time is up
+      const r = v.results;
+      add(main, revealScreen({
+        title: `Round ${r.round}${r.tiebreak ? " (tie-break)" : ""}: the reveal`,
+        body: revealBox(v, r, "bq-reveal-screen"),
+        toAct: v.to_act,
+        seat: me(),
+        deadline: ui.meta.deadline || null,
+        onReady: me() !== null && ctx.send && ctx.mode !== "replay" ? () => send({ type: "ready" }) : null,
+        sending: ui.busy,
+        nameOf: name,
+      }));
       return;
     }
     if (v.phase === "over") {
@@ -351,7 +368,7 @@ export function createGameView(root, ctx) {
   function renderReveal(v) {
     reveal.replaceChildren();
     const last = v.history && v.history.length ? v.history[v.history.length - 1] : null;
-    if (!last || !["ask", "over"].includes(v.phase)) return;
+    if (!last || v.phase !== "over") return; // the last round's reveal (earlier ones had ``results``)
     add(reveal, revealBox(v, last, "bq-reveal"));
   }
 
@@ -437,29 +454,19 @@ export function createGameView(root, ctx) {
     renderLog(v);
   }
 
-  // a finished round stops the table for its reveal, even when a bot asks the next one at once
-  const stage = createReveal(document.body, { returnFocus: () => focus.land() });
-  function announceRound(prev, v) {
-    const rounds = v.history || [];
-    if (!prev || ctx.mode === "replay") { for (const r of rounds) stage.remember(`${r.round}:${r.tiebreak ? 1 : 0}`); return; }
-    const last = rounds[rounds.length - 1];
-    if (!last || (prev.history || []).length >= rounds.length) return;
-    stage.show(`${last.round}:${last.tiebreak ? 1 : 0}`, `Round ${last.round}${last.tiebreak ? " (tie-break)" : ""}: the reveal`, revealBox(v, last, "bq-reveal-screen"));
-  }
-
   return {
     update(view, meta) {
       const prev = ui.view;
-      announceRound(prev, view);
       if (prev && view && (prev.round !== view.round || view.phase === "trade")) ui.peek = false;
       ui.view = view;
       ui.meta = meta || {};
       render();
+      // the reveal comes up: the keyboard goes to Continue (not on opening a page mid-reveal)
+      if (prev && prev.phase !== "results" && view.phase === "results" && ctx.mode !== "replay") focusContinue(root);
       news(prev, view);
     },
     destroy() {
       clearInterval(timer);
-      stage.close();
       root.replaceChildren();
     },
   };

@@ -9,7 +9,7 @@
 // the page's one DOM builder: player text always as text, never HTML
 import { el as h } from "/static/js/api.js";
 import { focusKeeper } from "/static/js/a11y.js";
-import { createReveal } from "/static/js/reveal.js";
+import { focusContinue, revealScreen, revealStatus } from "/static/js/reveal.js";
 
 const ROLE_LABEL = { riddler: "Riddler", disruptor: "Disruptor", solver: "Solver" };
 // co-op: the pair wins with a team total above this (docs/rules/genius-idea.md)
@@ -37,7 +37,7 @@ export function createGameView(root, ctx) {
   // when that one is gone, the next useful one, else the prompt)
   const focus = focusKeeper(root, {
     key: (n) => [n.getAttribute("data-testid"), n.getAttribute("data-word") ?? n.getAttribute("data-public-word") ?? n.getAttribute("data-hint")].join("|"),
-    fallback: () => ["gi-prompt", "gi-result", "gi-banner", "gi-phase"].map((id) => root.querySelector(`[data-testid="${id}"]`)).find(Boolean),
+    fallback: () => ["gi-prompt", "gi-result", "reveal-title", "gi-phase"].map((id) => root.querySelector(`[data-testid="${id}"]`)).find(Boolean),
   });
 
   const mySeat = () => (ctx.seat === null || ctx.seat === undefined ? null : ctx.seat);
@@ -61,7 +61,8 @@ export function createGameView(root, ctx) {
       res = { ok: false, message: String(err) };
     }
     ui.pending = null;
-    if (!res || !res.ok) ui.error = (res && res.message) || "That move was refused.";
+    // a late Continue (the round started meanwhile) is no error worth showing
+    if ((!res || !res.ok) && action.type !== "ready") ui.error = (res && res.message) || "That move was refused.";
     render();
   }
 
@@ -73,6 +74,7 @@ export function createGameView(root, ctx) {
       reveal: "The Disruptor reveals a hint",
       order: "The Riddler orders the hints",
       guess: "Guess the answer!",
+      results: "Round result",
       over: "Game over",
     }[v.phase] || v.phase;
     return h(
@@ -100,6 +102,7 @@ export function createGameView(root, ctx) {
         flags.push(`${v.chances[seat]} chance${v.chances[seat] === 1 ? "" : "s"}`);
       }
       if (v.passed && v.passed.includes(seat)) flags.push("passed");
+      if (v.phase === "results") flags.push(v.to_act.includes(seat) ? "looking…" : "ready");
       list.append(
         h(
           "li",
@@ -129,12 +132,8 @@ export function createGameView(root, ctx) {
   }
 
   function banner(v) {
-    if (v.over && v.result) {
-      return h("div", { class: "gi-banner gi-banner-over", "data-testid": "gi-result", tabindex: "-1" }, resultText(v));
-    }
-    const last = v.history && v.history[v.history.length - 1];
-    if (!last || (v.phase !== "prepare" && v.revealed && v.revealed.length > 1)) return null;
-    return h("div", { class: "gi-banner", "data-testid": "gi-banner", tabindex: "-1" }, roundText(last));
+    if (!v.over || !v.result) return null; // a finished round has its own screen (results)
+    return h("div", { class: "gi-banner gi-banner-over", "data-testid": "gi-result", tabindex: "-1" }, resultText(v));
   }
 
   function roundText(last) {
@@ -172,6 +171,8 @@ export function createGameView(root, ctx) {
         text = solvers.length === 1 ? `${nameOf(solvers[0])} is guessing…` : "The Solvers are racing…";
       }
       text += ` Worth ${v.points_if_solved} now.`;
+    } else if (v.phase === "results") {
+      text = revealStatus({ toAct: v.to_act, seat: me, canReady: canSend(), nameOf });
     }
     return text;
   }
@@ -438,6 +439,39 @@ export function createGameView(root, ctx) {
     return box;
   }
 
+  // the round just played (``results``), until everyone has pressed Continue or time is up
+  function resultsSection(v) {
+    const r = v.results;
+    const solved = r.solved_by !== null && r.solved_by !== undefined;
+    const title = solved ? `Round ${r.round}: ${nameOf(r.solved_by)} solved it!` : `Round ${r.round}: nobody solved it`;
+    const points = r.points.map((p, seat) => (p ? `${nameOf(seat)} +${p}` : null)).filter(Boolean);
+    const unused = r.hints.filter((x) => !r.revealed.includes(x));
+    const race = h("ol", { class: "gi-log" });
+    for (const g of r.guesses || []) {
+      race.append(h("li", { class: g.correct ? "gi-right" : "gi-wrong" }, `${nameOf(g.seat)}: ${g.card} ${g.correct ? "✓" : "✗"}`));
+    }
+    const body = h(
+      "div",
+      { class: "gi-reveal-screen", "data-testid": "gi-reveal-screen" },
+      h("p", {}, `${nameOf(r.riddler, false)}'s answer was `, h("strong", { class: "gi-reveal-answer", "data-testid": "gi-reveal-answer" }, r.answer)),
+      h("p", {}, `Hints shown, most relevant first: ${r.revealed.join(", ") || "none"}`),
+      unused.length ? h("p", {}, `Hints never shown: ${unused.join(", ")}`) : null,
+      (r.guesses || []).length ? h("div", {}, h("h3", {}, "Guesses"), race) : h("p", {}, "Nobody guessed."),
+      h("p", { "data-testid": "gi-reveal-points" }, `Points: ${points.join(", ") || "none"}`),
+    );
+    const sending = Boolean(ui.pending && ui.pending.kind === "ready");
+    return revealScreen({
+      title,
+      body,
+      toAct: v.to_act,
+      seat: mySeat(),
+      deadline: ui.meta.deadline || null,
+      onReady: canSend() ? () => send({ type: "ready" }) : null,
+      sending,
+      nameOf: (s) => nameOf(s, false),
+    });
+  }
+
   function guessLog(v) {
     if (!v.guesses || !v.guesses.length) return null;
     const list = h("ol", { class: "gi-log", "data-testid": "gi-guess-log" });
@@ -482,6 +516,8 @@ export function createGameView(root, ctx) {
     if (v.phase === "prepare") {
       if (v.hand && mySeat() !== null) parts.push(prepareSection(v));
       else parts.push(myRiddle(v));
+    } else if (v.phase === "results" && v.results) {
+      parts.push(resultsSection(v));
     } else if (!v.over && v.public) {
       parts.push(secretSection(v), revealedSection(v), publicSection(v), guessLog(v));
     }
@@ -506,26 +542,9 @@ export function createGameView(root, ctx) {
 
   ui.timer = setInterval(tick, 250);
 
-  // a finished riddle gets its own moment on screen before the next round takes over
-  const stage = createReveal(document.body, { returnFocus: () => focus.land() });
-  function announceRound(prev, v) {
-    const rounds = v.history || [];
-    if (!prev || ctx.mode === "replay") { for (const r of rounds) stage.remember(r.round); return; }
-    const last = rounds[rounds.length - 1];
-    if (!last || (prev.history || []).length >= rounds.length) return;
-    const solved = last.solved_by !== null && last.solved_by !== undefined;
-    const title = solved ? `Round ${last.round}: ${nameOf(last.solved_by)} solved it!` : `Round ${last.round}: nobody solved it`;
-    const points = last.points.map((p, seat) => (p ? `${nameOf(seat)} +${p}` : null)).filter(Boolean);
-    stage.show(last.round, title, h("div", { class: "gi-reveal-screen", "data-testid": "gi-reveal-screen" },
-      h("p", {}, `${nameOf(last.riddler, false)}'s answer was `, h("strong", { class: "gi-reveal-answer" }, last.answer)),
-      h("p", {}, `Hints shown: ${last.revealed.join(", ") || "none"}`),
-      h("p", {}, `Points: ${points.join(", ") || "none"}`)));
-  }
-
   return {
     update(view, meta) {
       const prev = ui.view;
-      announceRound(prev, view);
       ui.view = view;
       ui.meta = meta || {};
       // a new phase or round clears a stale pick and error
@@ -539,11 +558,12 @@ export function createGameView(root, ctx) {
         ui.pickMode = "answer";
       }
       render();
+      // the reveal comes up: the keyboard goes to Continue (not on opening a page mid-reveal)
+      if (prev && prev.phase !== "results" && view.phase === "results" && ctx.mode !== "replay") focusContinue(root);
       news(prev, view);
     },
     destroy() {
       clearInterval(ui.timer);
-      stage.close();
       root.replaceChildren();
       root.classList.remove("gi-root");
     },

@@ -1,51 +1,55 @@
-// The round reveal: a moment to stop and look at what just happened before the next round
-// takes the screen. It stays until this person presses Continue, or for a few seconds.
+// The round reveal: a game's `results` phase (docs/rules/genius-idea.md, docs/rules/brainiac.md).
+// The round just played takes the board until every seat has pressed Continue (the game's
+// `ready` action) or the phase's clock runs out; the server starts the next round, this only
+// draws the screen: the round, a Continue button, whom we wait for and the time left.
 import { el } from "./api.js";
 
-export const REVEAL_SECONDS = 8;
-
-// returnFocus(): where the keyboard goes when the reveal closes while it had it and the control
-// focused before it is gone (the game's next useful control).
-export function createReveal(host, { seconds = REVEAL_SECONDS, returnFocus = null } = {}) {
-  let shown = null; // {key, node, timer, before}
-  const seen = new Set();
-
-  function close() {
-    if (!shown) return;
-    clearInterval(shown.timer);
-    const had = shown.node.contains(document.activeElement);
-    const before = shown.before;
-    shown.node.remove();
-    shown = null;
-    if (!had) return;
-    if (before && before.isConnected && before !== document.body) before.focus({ preventScroll: true });
-    else returnFocus?.();
+// revealScreen(...) -> the node that stands in for the board; the game rebuilds it on every update.
+//   title, body: the round's result (body: a node); toAct: the seats not ready yet;
+//   seat: ours (null when watching); deadline: epoch ms or null (no clock, or a replay);
+//   onReady: sends ready, or null when this page cannot (a replay, a spectator);
+//   sending: our ready is on its way; nameOf(seat): a player's name
+export function revealScreen({ title, body, toAct, seat, deadline = null, onReady = null, sending = false, nameOf }) {
+  const mine = onReady !== null && seat !== null && toAct.includes(seat);
+  const others = toAct.filter((s) => s !== seat).map((s) => nameOf(s));
+  const parts = [el("h2", { class: "reveal-title", "data-testid": "reveal-title", tabindex: "-1" }, title), body];
+  if (mine) {
+    parts.push(el("button", { type: "button", class: "primary", "data-testid": "reveal-continue", disabled: sending,
+      onclick: () => onReady() }, sending ? "Sending…" : "Continue"));
+  } else {
+    const text = others.length ? `Waiting for ${others.join(", ")}…` : "The next round is starting…";
+    parts.push(el("p", { class: "reveal-waiting", "data-testid": "reveal-waiting" }, text));
   }
+  if (deadline) parts.push(countdown(deadline));
+  return el("section", { class: "reveal", "data-testid": "reveal", "aria-label": title }, ...parts);
+}
 
-  // show(key, title, body): once per key (a round), never again after it was closed
-  function show(key, title, body) {
-    if (seen.has(key)) return;
-    seen.add(key);
-    const before = shown ? shown.before : document.activeElement;
-    close();
-    let left = seconds;
-    const count = el("span", { class: "reveal-count", "data-testid": "reveal-count" }, `${left}s`);
-    const button = el("button", { type: "button", class: "primary", "data-testid": "reveal-continue", onclick: close },
-      "Continue ", count);
-    const node = el("div", { class: "reveal", role: "dialog", "aria-modal": "false", "aria-label": title, "data-testid": "reveal" },
-      el("div", { class: "reveal-card" }, el("h2", {}, title), body, button));
-    host.append(node);
-    const timer = setInterval(() => {
-      left -= 1;
-      count.textContent = `${left}s`;
-      if (left <= 0) close();
-    }, 1000);
-    shown = { key, node, timer, before };
-    button.focus({ preventScroll: true });
-  }
+// "Next round in 9 s", counted down from the frame's deadline (not read out: it would chatter)
+function countdown(deadline) {
+  const node = el("p", { class: "reveal-count", "data-testid": "reveal-count", "aria-hidden": "true" });
+  const tick = () => {
+    const left = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
+    node.textContent = `Next round in ${left} s`;
+  };
+  tick();
+  const timer = setInterval(() => { if (node.isConnected) tick(); else clearInterval(timer); }, 250);
+  return node;
+}
 
-  // rounds already over when the page opened are history, not news
-  function remember(key) { seen.add(key); }
+// The status line of the results phase, for the page and the screen reader.
+export function revealStatus({ toAct, seat, canReady, nameOf }) {
+  if (canReady && seat !== null && toAct.includes(seat)) return "Round over: press Continue when you are ready for the next round.";
+  const others = toAct.filter((s) => s !== seat).map((s) => nameOf(s));
+  return others.length ? `Round over. Waiting for ${others.join(", ")}…` : "Round over. The next round is starting…";
+}
 
-  return { show, remember, close, get open() { return shown !== null; } };
+// Puts the keyboard on Continue when the reveal comes up, unless the person is typing
+// elsewhere (the chat): the reveal interrupts the board, not a message.
+export function focusContinue(root) {
+  const active = document.activeElement;
+  const elsewhere = active && active !== document.body && !root.contains(active)
+    && (active.matches("input, textarea, select") || active.isContentEditable);
+  if (elsewhere) return;
+  const target = root.querySelector('[data-testid="reveal-continue"]') || root.querySelector('[data-testid="reveal-title"]');
+  try { target?.focus({ preventScroll: true }); } catch { /* detached */ }
 }

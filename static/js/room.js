@@ -27,7 +27,9 @@ const announce = createAnnouncer(document.body);
 // a vibration when the turn comes and when the clock runs low.
 const cues = createTurnCues($("turn-alerts"), { announce });
 function turnCue(view, deadline) {
-  const mine = !!(you && you.seat !== null && !you.away && view && Array.isArray(view.to_act) && view.to_act.includes(you.seat) && !view.over);
+  // a round's reveal (``results``) waits for everyone's Continue: it is no one's turn
+  const mine = !!(you && you.seat !== null && !you.away && view && Array.isArray(view.to_act) && view.to_act.includes(you.seat)
+    && !view.over && view.phase !== "results");
   cues.turn(mine, deadline);
 }
 

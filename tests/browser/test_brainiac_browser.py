@@ -2,14 +2,26 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
 
+import httpx
 import pytest
 from playwright.async_api import Browser, Page, expect
 from playwright.async_api import Error as PlaywrightError
 
-from browser_rooms import can_use, chat_by_tab, close_all, continue_reveal, no_sideways_scroll, open_room, press
+from browser_rooms import (
+    can_use,
+    chat_by_tab,
+    close_all,
+    continue_reveal,
+    no_sideways_scroll,
+    open_room,
+    press,
+    reveal_waits_for_everyone,
+)
 from support import ServerProcess
+from wsclient import host_post, make_room
 
 
 async def step(page: Page, n: int) -> bool:
@@ -52,7 +64,8 @@ async def test_three_players_play_a_whole_game_to_the_result(
     server: ServerProcess, browser: Browser, device: str
 ) -> None:
     phone = device == "phone"
-    pages = await open_room(browser, server.base, "brainiac", ["Ada", "Grace", "Linus"], phone_first=phone)
+    names = ["Ada", "Grace", "Linus"]
+    pages = await open_room(browser, server.base, "brainiac", names, phone_first=phone)
     if phone:
         await no_sideways_scroll(pages[0])
         await chat_by_tab(pages[0], "who is the IDIOT?")
@@ -66,8 +79,16 @@ async def test_three_players_play_a_whole_game_to_the_result(
         acted = False
         if phone and n % 10 == 0:
             await no_sideways_scroll(pages[0])
+        if reveals == 0 and await can_use(pages[0], '[data-testid="reveal-continue"]'):
+            # round 1's reveal stops the table until all three have pressed Continue
+            await expect(pages[0].get_by_test_id("bq-reveal-screen")).to_contain_text("Answer:")
+            await reveal_waits_for_everyone(pages, names)
+            for page in pages:
+                await expect(page.get_by_test_id("bq-round")).to_contain_text("Round 2 of")
+            reveals = 3
+            continue
         for page in pages:
-            if await continue_reveal(page):  # a round's reveal screen stops the table
+            if reveals and await continue_reveal(page):  # a round's reveal screen stops the table
                 reveals += 1
                 acted = True
             acted = await step(page, n) or acted
@@ -84,3 +105,43 @@ async def test_three_players_play_a_whole_game_to_the_result(
     if phone:
         await no_sideways_scroll(pages[0])
     await close_all(pages)
+
+
+async def test_the_replay_steps_through_a_rounds_reveal_without_a_continue_button(
+    server: ServerProcess, browser: Browser
+) -> None:
+    # the host and two bots; the host steps away, so bots play the whole game (and continue at once)
+    room_id, token, _ = await make_room(server.base, game="brainiac")
+    for _ in range(2):
+        assert (await host_post(server.base, room_id, token, "/bots", {})).status_code == 200
+    start = await host_post(server.base, room_id, token, "/start")
+    assert start.status_code == 200, start.text
+    assert (await host_post(server.base, room_id, token, "/away")).status_code == 200
+    async with httpx.AsyncClient(base_url=server.base) as c:
+        for _ in range(600):
+            room = (await c.get(f"/api/rooms/{room_id}", headers={"Authorization": f"Bearer {token}"})).json()
+            if room["status"] == "finished":
+                break
+            await asyncio.sleep(0.05)
+    assert room["status"] == "finished"
+    context = await browser.new_context()
+    await context.add_cookies([{"name": f"gn_seat_{room_id}", "value": token, "url": server.base}])
+    page = await context.new_page()
+    await page.goto(f"{server.base}/r/{room_id}/replay/{start.json()['game_id']}")
+    board = page.get_by_test_id("replay-board")
+    await expect(board.get_by_test_id("bq-status")).to_contain_text("keep or trade")
+    for _ in range(40):  # step on to round 1's reveal: everyone still to continue
+        if await board.get_by_test_id("reveal").is_visible():
+            break
+        await page.get_by_test_id("replay-next").click()
+    await expect(board.get_by_test_id("reveal-title")).to_have_text("Round 1: the reveal")
+    await expect(board.get_by_test_id("bq-reveal-screen")).to_contain_text("Answer:")
+    await expect(board.get_by_test_id("reveal-waiting")).to_contain_text("Waiting for Host")
+    await expect(board.get_by_test_id("reveal-continue")).to_have_count(0)
+    await expect(board.get_by_test_id("reveal-count")).to_have_count(0)  # no clock in a replay
+    for _ in range(3):  # the three Continues, then round 2
+        await page.get_by_test_id("replay-next").click()
+    await expect(page.get_by_test_id("replay-move")).to_contain_text("ready")
+    await expect(board.get_by_test_id("reveal")).to_be_hidden()
+    await expect(board.get_by_test_id("bq-round")).to_contain_text("Round 2 of")
+    await context.close()

@@ -8,7 +8,17 @@ import pytest
 from playwright.async_api import Browser, Page, expect
 from playwright.async_api import Error as PlaywrightError
 
-from browser_rooms import PHONES, can_use, chat_by_tab, close_all, continue_reveal, no_sideways_scroll, open_room, press
+from browser_rooms import (
+    PHONES,
+    can_use,
+    chat_by_tab,
+    close_all,
+    continue_reveal,
+    no_sideways_scroll,
+    open_room,
+    press,
+    reveal_waits_for_everyone,
+)
 from support import ServerProcess
 
 
@@ -65,9 +75,10 @@ async def screen_name(page: Page) -> str:
     return "waiting"
 
 
-async def play_to_the_end(pages: list[Page], limit: int = 600) -> int:
+async def play_to_the_end(pages: list[Page], limit: int = 600, first_reveal: list[str] | None = None) -> int:
     """Play on until the result shows; returns how many reveal screens were closed. A phone
-    host is checked for sideways overflow on each screen they meet."""
+    host is checked for sideways overflow on each screen they meet. With ``first_reveal`` (the
+    players' names) round 1's reveal is checked to wait for everyone's Continue."""
     reveals = 0
     seen: set[str] = set()
     for n in range(limit):
@@ -78,9 +89,17 @@ async def play_to_the_end(pages: list[Page], limit: int = 600) -> int:
                 await no_sideways_scroll(pages[0])
         if await pages[0].get_by_test_id("gi-result").is_visible():
             return reveals
+        if first_reveal and not reveals and await can_use(pages[0], '[data-testid="reveal-continue"]'):
+            await expect(pages[0].get_by_test_id("gi-reveal-screen")).to_contain_text("answer was")
+            await reveal_waits_for_everyone(pages, first_reveal)
+            for page in pages:
+                await expect(page.get_by_test_id("gi-round")).to_have_text(f"Round 2 of {len(pages)}")
+            reveals = len(pages)
+            continue
         acted = False
         for page in pages:
-            if await continue_reveal(page):  # a finished riddle's reveal screen
+            # a finished riddle's reveal screen (round 1's is checked above, when asked to)
+            if (reveals or not first_reveal) and await continue_reveal(page):
                 reveals += 1
                 acted = True
             acted = await step(page, n) or acted
@@ -90,11 +109,12 @@ async def play_to_the_end(pages: list[Page], limit: int = 600) -> int:
 
 
 async def test_three_players_play_a_whole_competitive_game(server: ServerProcess, browser: Browser) -> None:
-    pages = await open_room(browser, server.base, "genius-idea", ["Ada", "Grace", "Linus"], phone_first=False)
+    names = ["Ada", "Grace", "Linus"]
+    pages = await open_room(browser, server.base, "genius-idea", names, phone_first=False)
     # everyone prepares a riddle from their own 10 cards
     for page in pages:
         await expect(page.get_by_test_id("gi-prepare").locator("[data-word]")).to_have_count(10)
-    reveals = await play_to_the_end(pages)
+    reveals = await play_to_the_end(pages, first_reveal=names)
     assert reveals >= 3 * 2  # the rounds before the last, for each of the three
     for page in pages:
         await expect(page.get_by_test_id("gi-result")).to_be_visible()
