@@ -4,6 +4,7 @@
 // vibration (phones that allow it) come when the turn comes, and again when the clock of a
 // timed phase runs under LOW_SECONDS while it is still this person's turn. A screen reader
 // hears the low clock in any case (announce: the room's live region).
+import { t } from "./i18n.js";
 
 export const ALERTS_KEY = "geniusnight.turn-alerts";
 export const LOW_SECONDS = 10;
@@ -24,7 +25,7 @@ export function createTurnCues(toggle, { announce = null } = {}) {
   icon.rel = "icon";
   icon.href = BASE_ICON;
   document.head.append(icon);
-  let name = "Room";
+  let name = t("tabs.room");
   let mine = false;
   let on = stored();
   let audio = null;
@@ -76,7 +77,7 @@ export function createTurnCues(toggle, { announce = null } = {}) {
   }
 
   function showTitle() {
-    document.title = `${mine ? "● Your turn · " : ""}${name} · Genius Night`;
+    document.title = `${mine ? `● ${t("cues.your_turn")} · ` : ""}${name} · ${t("brand")}`;
     icon.href = mine ? TURN_ICON : BASE_ICON;
     document.body.dataset.yourTurn = String(mine);
   }
@@ -91,7 +92,7 @@ export function createTurnCues(toggle, { announce = null } = {}) {
     if (wait < 0) return; // the turn came with the clock already low: the turn cue says it
     lowTimer = setTimeout(() => {
       if (!mine || lowFor !== deadline) return;
-      announce?.(`${LOW_SECONDS} seconds left.`);
+      announce?.(t("cues.seconds_left", { n: LOW_SECONDS }));
       alert("low");
     }, wait);
   }
@@ -106,7 +107,7 @@ export function createTurnCues(toggle, { announce = null } = {}) {
 
   return {
     // the room's name, for the tab title
-    title(roomTitle) { name = roomTitle || "Room"; showTitle(); },
+    title(roomTitle) { name = roomTitle || t("tabs.room"); showTitle(); },
     // after every state frame: is this person to act now, and until when (epoch ms or null)
     turn(isMine, deadline) {
       const came = isMine && !mine;

@@ -1,4 +1,5 @@
 import { api, el } from "./api.js";
+import { errorText, t, tOr } from "./i18n.js";
 import { optionsForm } from "./options.js";
 
 const form = document.getElementById("create-form");
@@ -14,7 +15,7 @@ function showOptions() {
   const id = form.querySelector("input[name=game]:checked").value;
   const info = games.find((g) => g.id === id);
   current = optionsForm(info);
-  optionsBox.replaceChildren(el("h2", {}, `${info.title} options`), current.node);
+  optionsBox.replaceChildren(el("h2", {}, t("home.options", { game: tOr(`game.${info.id}.title`, info.title) })), current.node);
 }
 form.addEventListener("change", (e) => { if (e.target.name === "game") showOptions(); });
 showOptions();
@@ -29,6 +30,6 @@ form.addEventListener("submit", async (e) => {
     const res = await api("POST", "/api/rooms", { game, options, time_limits, name: nameInput.value });
     location.href = `/r/${res.room_id}`;
   } catch (err) {
-    errorBox.textContent = err.message;
+    errorBox.textContent = errorText(err);
   }
 });

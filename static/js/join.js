@@ -1,4 +1,5 @@
 import { api } from "./api.js";
+import { errorText } from "./i18n.js";
 
 const form = document.getElementById("join-form");
 const invite = form.dataset.invite;
@@ -19,6 +20,6 @@ form.addEventListener("submit", async (e) => {
     localStorage.setItem("gn-name", nameInput.value.trim());
     await join(nameInput.value);
   } catch (err) {
-    errorBox.textContent = err.message;
+    errorBox.textContent = errorText(err);
   }
 });

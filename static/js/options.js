@@ -1,5 +1,6 @@
 // Draws a form for a game's options (OptionSpec list) and time limits, and reads it back.
 import { el } from "./api.js";
+import { t, tOr } from "./i18n.js";
 
 // ``upload(name, file)``, when given, adds a "Load from file" picker to free-form options
 // (the server reads the file with the game's own reader: word lists, question packs ...).
@@ -8,13 +9,17 @@ import { el } from "./api.js";
 export function optionsForm(info, values = {}, limits = info.default_time_limits || {}, { upload = null, custom = [] } = {}) {
   const grid = el("div", { class: "options" });
   const inputs = {};
-  const advanced = el("details", { class: "advanced" }, el("summary", {}, "Advanced options"));
+  const advanced = el("details", { class: "advanced" }, el("summary", {}, t("options.advanced")));
   for (const opt of info.options) {
+    // the game's own English label and help, unless the catalog words them
+    const key = `option.${info.id}.${opt.name}`;
+    const label = tOr(key, opt.label || opt.name);
+    const help = tOr(`${key}.help`, opt.help || "");
     const current = opt.name in values ? values[opt.name] : opt.default;
     let input;
     if (opt.kind === "choice") {
       input = el("select", { name: opt.name, "data-testid": `opt-${opt.name}` },
-        opt.choices.map((c) => el("option", { value: c, selected: c === current }, c)));
+        opt.choices.map((c) => el("option", { value: c, selected: c === current }, tOr(`option.${info.id}.${opt.name}.${c}`, c))));
     } else if (opt.kind === "bool") {
       input = el("input", { type: "checkbox", name: opt.name, checked: !!current, "data-testid": `opt-${opt.name}` });
     } else if (opt.kind === "seat") {
@@ -23,7 +28,7 @@ export function optionsForm(info, values = {}, limits = info.default_time_limits
       const seats = [];
       for (let seat = opt.min ?? 0; seat <= top; seat++) seats.push(seat);
       input = el("select", { name: opt.name, "data-testid": `opt-${opt.name}` },
-        seats.map((seat) => el("option", { value: seat, selected: seat === current }, `Player ${seat + 1}`)));
+        seats.map((seat) => el("option", { value: seat, selected: seat === current }, t("options.player", { n: seat + 1 }))));
     } else if (opt.kind === "int") {
       input = el("input", { type: "number", name: opt.name, min: opt.min ?? 0, max: opt.max ?? undefined,
         value: current ?? "", "data-testid": `opt-${opt.name}` });
@@ -32,27 +37,28 @@ export function optionsForm(info, values = {}, limits = info.default_time_limits
       // a JSON text box; before the room exists there is nothing to upload to
       if (!upload) continue;
       const file = el("input", { type: "file", accept: ".json,.csv,.txt", "data-testid": `file-${opt.name}`,
-        "aria-label": `Load ${opt.label || opt.name} from a file` });
+        "aria-label": t("options.load_file", { option: label }) });
       file.addEventListener("change", () => { if (file.files[0]) upload(opt.name, file.files[0]); });
       input = el("span", { class: "row" }, file,
-        el("small", { class: "muted" }, custom.includes(opt.name) ? "A file is loaded." : "Built-in set."));
+        el("small", { class: "muted" }, custom.includes(opt.name) ? t("options.file_loaded") : t("options.built_in")));
     }
     if (opt.kind !== "json") inputs[opt.name] = { opt, input };
-    const label = el("label", { class: "field", title: opt.help || "" }, opt.label || opt.name, input,
-      opt.help ? el("small", { class: "muted" }, opt.help) : null);
-    (opt.advanced ? advanced : grid).append(label);
+    const field = el("label", { class: "field", title: help }, label, input,
+      help ? el("small", { class: "muted" }, help) : null);
+    (opt.advanced ? advanced : grid).append(field);
   }
   const timed = Object.entries(info.timed_phases || {});
   const limitInputs = {};
   if (timed.length) {
-    const box = el("details", { class: "advanced" }, el("summary", {}, "Time limits"));
+    const box = el("details", { class: "advanced" }, el("summary", {}, t("options.time_limits")));
     for (const [phase, what] of timed) {
       const input = el("input", { type: "number", min: 0, max: 3600, value: limits[phase] || 0,
         name: `limit-${phase}`, "data-testid": `limit-${phase}` });
       limitInputs[phase] = input;
-      const phaseName = phase.replaceAll("_", " ");
-      box.append(el("label", { class: "field" }, `Seconds for ${phaseName} (0 = no limit)`, input,
-        el("small", { class: "muted" }, `When time runs out: ${what}`)));
+      const phaseName = tOr(`phase.${info.id}.${phase}`, phase.replaceAll("_", " "));
+      const onTimeout = tOr(`timeout.${info.id}.${phase}`, what);
+      box.append(el("label", { class: "field" }, t("options.seconds_for", { phase: phaseName }), input,
+        el("small", { class: "muted" }, t("options.time_out", { what: onTimeout }))));
     }
     grid.append(box);
   }

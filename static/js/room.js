@@ -3,6 +3,7 @@
 import { createAnnouncer } from "./a11y.js";
 import { api, el, toast } from "./api.js";
 import { createTurnCues } from "./cues.js";
+import { errorText, lang, t, tOr } from "./i18n.js";
 import { optionsForm } from "./options.js";
 import { RoomSocket } from "./socket.js";
 import { createRoomTabs } from "./tabs.js";
@@ -47,7 +48,7 @@ const socket = new RoomSocket(roomId, {
   status(state) {
     const conn = $("conn");
     conn.dataset.state = state;
-    conn.querySelector(".label").textContent = { open: "live", connecting: "connecting…", closed: "reconnecting…" }[state];
+    conn.querySelector(".label").textContent = t(`conn.${state}`);
   },
   welcome: inOrder((frame) => {
     you = frame.you;
@@ -61,34 +62,42 @@ const socket = new RoomSocket(roomId, {
   chat: inOrder((frame) => { addChat(frame); tabs.message(); }),
   error: inOrder((frame) => {
     if (frame.code === "not_member") {
-      $("game-area").replaceChildren(el("p", {}, "You are not in this room. Open its invite link to join."));
+      $("game-area").replaceChildren(el("p", {}, t("room.not_member")));
       $("conn").dataset.state = "closed";
       return;
     }
-    if (frame.ref == null) toast(frame.message, "bad");
+    if (frame.ref == null) toast(errorText(frame), "bad");
   }),
   kicked: inOrder((frame) => {
-    const message = frame.message || "You were removed from the room.";
+    const message = serverNews(frame, "room.kicked");
     toast(message, "bad");
-    $("game-area").replaceChildren(el("p", { "data-testid": "gone-note" }, message, " ", el("a", { href: "/" }, "Home")));
+    $("game-area").replaceChildren(el("p", { "data-testid": "gone-note" }, message, " ", el("a", { href: "/" }, t("room.home"))));
     $("leave-room").hidden = true;
   }),
-  host(frame) { toast(frame.message); },
-  closed: inOrder((frame) => { toast(frame.message || "The room was closed.", "bad"); $("game-area").replaceChildren(el("p", {}, frame.message || "The room was closed.")); }),
+  host(frame) { toast(serverNews(frame, "room.host_changed")); },
+  closed: inOrder((frame) => {
+    const message = serverNews(frame, "room.closed");
+    toast(message, "bad");
+    $("game-area").replaceChildren(el("p", {}, message));
+  }),
 });
 
+// news the server words in English, with the names ("… is the host now", "You left the room."):
+// as sent in English, else the catalog's plain note (the seat list shows the rest)
+const serverNews = (frame, key) => (lang === "en" && frame.message ? frame.message : t(key));
 
 function setRoom(next) {
   room = next;
   roomEl.dataset.status = room.status;
   tabs.status(room.status);
   info = games.find((g) => g.id === room.game) || info;
-  cues.title(room.title);
-  $("room-title").textContent = room.title;
-  const statusText = { lobby: "Waiting for players", playing: "Playing", finished: "Game over", closed: "Closed" }[room.status] || room.status;
-  $("room-status").textContent = `${statusText} · ${room.seats.length}/${room.max_players} seats` + (you && you.seat == null ? " · you are watching" : "");
+  const title = tOr(`game.${room.game}.title`, room.title);
+  cues.title(title);
+  $("room-title").textContent = title;
+  const statusText = tOr(`room.status.${room.status}`, room.status);
+  $("room-status").textContent = `${statusText} · ${t("room.seats", { n: room.seats.length, max: room.max_players })}` + (you && you.seat == null ? ` · ${t("room.watching")}` : "");
   $("invite-url").value = `${location.origin}${room.invite_path}`;
-  $("spectators").textContent = room.spectators ? `${room.spectators} watching` : "";
+  $("spectators").textContent = room.spectators ? t("room.spectators", { n: room.spectators }) : "";
   renderSeats();
   renderAway();
   renderHostControls();
@@ -107,20 +116,20 @@ function renderSeats() {
     if (host && !mine && !s.host && room.status !== "finished") {
       // a bot standing in can be undone (the player takes the seat back); removal can't
       if (playing && !s.bot) actions.push(el("button", { type: "button", "data-testid": `bot-takes-over-${s.seat}`,
-        title: "A bot plays this seat until its player takes it back",
-        onclick: () => hostCall("POST", `/api/rooms/${roomId}/seats/${s.seat}/bot`).catch(() => {}) }, "Bot takes over"));
+        title: t("seat.bot_takes_over_title"),
+        onclick: () => hostCall("POST", `/api/rooms/${roomId}/seats/${s.seat}/bot`).catch(() => {}) }, t("seat.bot_takes_over")));
       if (!playing || person) actions.push(el("button", { type: "button", "data-testid": `kick-${s.seat}`,
-        title: playing ? "Remove from the room (a bot plays the seat to the end)" : "Remove from the room",
-        onclick: () => hostCall("DELETE", `/api/rooms/${roomId}/seats/${s.seat}`).catch(() => {}) }, "Remove"));
+        title: playing ? t("seat.remove_title_playing") : t("seat.remove_title"),
+        onclick: () => hostCall("DELETE", `/api/rooms/${roomId}/seats/${s.seat}`).catch(() => {}) }, t("seat.remove")));
       if (!s.bot) actions.push(el("button", { type: "button", "data-testid": `make-host-${s.seat}`,
-        onclick: () => hostCall("POST", `/api/rooms/${roomId}/host`, { seat: s.seat }).catch(() => {}) }, "Make host"));
+        onclick: () => hostCall("POST", `/api/rooms/${roomId}/host`, { seat: s.seat }).catch(() => {}) }, t("seat.make_host")));
     }
     return el("li", { class: mine ? "me" : "", "data-seat": s.seat },
-      el("span", { class: `online ${s.online ? "on" : ""}`, title: s.online ? "online" : "offline" }),
+      el("span", { class: `online ${s.online ? "on" : ""}`, title: s.online ? t("seat.online") : t("seat.offline") }),
       el("span", { class: "name" }, s.name),
-      s.away ? el("span", { class: "badge", "data-testid": `away-${s.seat}`, title: "away: a bot plays for now" }, "away") : s.bot ? el("span", { class: "badge" }, "bot") : null,
-      s.host ? el("span", { class: "badge" }, "host") : null,
-      mine ? el("span", { class: "badge" }, "you") : null,
+      s.away ? el("span", { class: "badge", "data-testid": `away-${s.seat}`, title: t("seat.away_title") }, t("seat.away")) : s.bot ? el("span", { class: "badge" }, t("seat.bot")) : null,
+      s.host ? el("span", { class: "badge" }, t("seat.host")) : null,
+      mine ? el("span", { class: "badge" }, t("seat.you")) : null,
       ...actions);
   });
   $("seats").replaceChildren(...items);
@@ -132,13 +141,13 @@ function renderAway() {
   const away = !!(you && you.away);
   if (away) {
     box.replaceChildren(
-      el("p", { class: "muted", "data-testid": "away-note" }, "A bot is playing your seat while you are away."),
+      el("p", { class: "muted", "data-testid": "away-note" }, t("away.note")),
       el("button", { type: "button", class: "primary", "data-testid": "take-seat-back",
-        onclick: () => hostCall("POST", `/api/rooms/${roomId}/back`).catch(() => {}) }, "Take my seat back"));
+        onclick: () => hostCall("POST", `/api/rooms/${roomId}/back`).catch(() => {}) }, t("away.take_back")));
   } else if (you && you.seat != null && room.status === "playing") {
     box.replaceChildren(el("button", { type: "button", "data-testid": "bot-plays-for-me",
-      title: "A bot plays your seat until you take it back",
-      onclick: () => hostCall("POST", `/api/rooms/${roomId}/away`).catch(() => {}) }, "Let a bot play for me"));
+      title: t("away.title"),
+      onclick: () => hostCall("POST", `/api/rooms/${roomId}/away`).catch(() => {}) }, t("away.let_bot")));
   } else {
     box.replaceChildren();
   }
@@ -154,8 +163,8 @@ function renderHostControls() {
   // everyone else learns who may act next instead of seeing controls they can't use
   const note = $("guest-note");
   const hostSeat = room.seats.find((s) => s.host);
-  const hostName = hostSeat ? hostSeat.name : "the host";
-  note.textContent = { lobby: `Waiting for ${hostName} to start the game.`, finished: `Game over. ${hostName} can start a rematch.` }[room.status] || "";
+  const host_name = hostSeat ? hostSeat.name : t("room.the_host");
+  note.textContent = { lobby: t("room.guest_lobby", { host: host_name }), finished: t("room.guest_finished", { host: host_name }) }[room.status] || "";
   note.hidden = !!host || !note.textContent;
   if (box.hidden) return;
   const lobby = room.status === "lobby";
@@ -165,7 +174,7 @@ function renderHostControls() {
   $("start").disabled = room.seats.length < room.min_players;
   const botSelect = $("bot-kind");
   if (!botSelect.options.length) {
-    for (const b of info.bots) botSelect.append(el("option", { value: b.id, title: b.help || "" }, b.label));
+    for (const b of info.bots) botSelect.append(el("option", { value: b.id, title: tOr(`bot.${info.id}.${b.id}.help`, b.help || "") }, tOr(`bot.${info.id}.${b.id}`, b.label)));
     botSelect.value = info.default_bot;
   }
   const setup = lobby || room.status === "finished"; // options apply to the next game
@@ -176,8 +185,8 @@ function renderHostControls() {
       optionsUi = optionsForm(info, room.options, room.time_limits, { upload: lobby ? uploadOption : null, custom: room.custom_options || [] });
       $("room-options").replaceChildren(...[
         lobby ? optionsUi.node : el("details", { class: "advanced", "data-testid": "rematch-options" },
-          el("summary", {}, "Change the options for the rematch"), optionsUi.node),
-        lobby ? el("button", { type: "button", "data-testid": "apply-options", onclick: applyOptions }, "Apply options") : null,
+          el("summary", {}, t("room.rematch_options")), optionsUi.node),
+        lobby ? el("button", { type: "button", "data-testid": "apply-options", onclick: applyOptions }, t("room.apply_options")) : null,
       ].filter(Boolean));
     } else {
       $("room-options").replaceChildren();
@@ -189,8 +198,8 @@ async function applyOptions() {
   try {
     const { options, time_limits } = optionsUi.read();
     await hostCall("PATCH", `/api/rooms/${roomId}`, { options, time_limits });
-    toast("Options saved");
-  } catch (err) { showRoomError(err.message); }
+    toast(t("room.options_saved"));
+  } catch (err) { showRoomError(errorText(err)); }
 }
 
 async function uploadOption(name, file) {
@@ -199,8 +208,8 @@ async function uploadOption(name, file) {
   form.append("file", file);
   const res = await fetch(`/api/rooms/${roomId}/options/${encodeURIComponent(name)}/file`, { method: "POST", body: form, credentials: "same-origin" });
   const data = await res.json().catch(() => ({}));
-  if (res.ok) toast(`Loaded ${file.name}`);
-  else showRoomError(data.message || res.statusText);
+  if (res.ok) toast(t("room.file_loaded", { file: file.name }));
+  else showRoomError(errorText(data) || res.statusText);
 }
 
 let errorTimer = null;
@@ -214,7 +223,7 @@ function showRoomError(message) {
 async function hostCall(method, path, body) {
   showRoomError("");
   try { return await api(method, path, body); }
-  catch (err) { showRoomError(err.message); throw err; }
+  catch (err) { showRoomError(errorText(err)); throw err; }
 }
 
 $("add-bot").addEventListener("click", () => hostCall("POST", `/api/rooms/${roomId}/bots`, { bot: $("bot-kind").value }).catch(() => {}));
@@ -228,15 +237,14 @@ $("rematch").addEventListener("click", async () => {
   } catch { /* shown in room-error */ }
 });
 $("leave-room").addEventListener("click", () => {
-  const note = you && you.host ? " Someone else becomes the host." : "";
-  if (!confirm(`Leave this room for good?${note}`)) return;
+  if (!confirm(t(you && you.host ? "room.leave_confirm_host" : "room.leave_confirm"))) return;
   hostCall("POST", `/api/rooms/${roomId}/leave`).catch(() => {});
 });
 $("how-to-play")?.addEventListener("click", () => $("rules-dialog").showModal());
 $("copy-invite").addEventListener("click", async () => {
   const input = $("invite-url");
-  try { await navigator.clipboard.writeText(input.value); toast("Invite link copied"); }
-  catch { input.select(); document.execCommand("copy"); toast("Invite link copied"); }
+  try { await navigator.clipboard.writeText(input.value); toast(t("room.invite_copied")); }
+  catch { input.select(); document.execCommand("copy"); toast(t("room.invite_copied")); }
 });
 
 function addChat(m) {
@@ -280,7 +288,7 @@ async function mountGame(root) {
     announce,
     send: async (action) => {
       const res = await socket.act(action);
-      if (!res.ok) toast(res.message, "bad");
+      if (!res.ok) toast(errorText(res), "bad");
       return res;
     },
   };
@@ -290,7 +298,7 @@ async function mountGame(root) {
   } catch (err) {
     console.error(err);
     const pre = el("pre", { class: "raw-view" });
-    root.append(el("p", { class: "error" }, "This game's board could not load; showing the raw view."), pre);
+    root.append(el("p", { class: "error" }, t("room.board_failed")), pre);
     return { update(view) { pre.textContent = JSON.stringify(view, null, 2); }, destroy() {} };
   }
 }

@@ -7,6 +7,7 @@
 // answers a committed one with its ack), and the hello names the view held so that only the
 // missed moves come back.
 
+import { t } from "./i18n.js";
 import { applyPatch } from "./patch.js";
 
 export class RoomSocket {
@@ -48,7 +49,7 @@ export class RoomSocket {
       if (ws !== this.ws) return; // an old socket closing after a reconnect frame
       this.handlers.status?.("closed");
       if (!this.moving) {
-        for (const [, p] of this.pending) p.resolve({ ok: false, code: "disconnected", message: "Connection lost; try again." });
+        for (const [, p] of this.pending) p.resolve({ ok: false, code: "disconnected", message: t("error.disconnected") });
         this.pending.clear();
       }
       if (this.stopped) return;
@@ -141,7 +142,7 @@ export class RoomSocket {
     const ref = `${Date.now().toString(36)}-${(this.counter++).toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
     return new Promise((resolve) => {
       if (!this.ws || this.ws.readyState !== WebSocket.OPEN) {
-        resolve({ ok: false, code: "disconnected", message: "Not connected; reconnecting…" });
+        resolve({ ok: false, code: "disconnected", message: t("error.not_connected") });
         return;
       }
       this.pending.set(ref, { resolve, action });

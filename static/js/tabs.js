@@ -2,6 +2,7 @@
 // three tabs instead of one long page. On a wider screen or with a mouse, all three stay on
 // screen side by side and the tab bar is not shown. The tab in use is #room's data-tab; the
 // CSS (static/app.css, the same media query as PHONE) hides the other two.
+import { t } from "./i18n.js";
 export const PHONE = "(max-width: 600px) and (pointer: coarse)";
 
 export function createRoomTabs(roomEl, bar) {
@@ -20,7 +21,7 @@ export function createRoomTabs(roomEl, bar) {
   function paintBadge() {
     badge.hidden = unread === 0;
     badge.textContent = unread > 9 ? "9+" : String(unread);
-    chatButton.setAttribute("aria-label", unread ? `Chat, ${unread} new` : "Chat");
+    chatButton.setAttribute("aria-label", unread ? t("tabs.chat_new", { n: unread }) : t("tabs.chat"));
   }
   for (const b of buttons) b.addEventListener("click", () => show(b.dataset.tab));
   show("room");

@@ -64,6 +64,8 @@ def test_installed_wheel_serves_pages_static_files_and_migrations_from_any_direc
         assert games.status_code == 200 and games.json()
         page = httpx.get(f"{base}/", timeout=5)
         assert page.status_code == 200 and "<html" in page.text.lower()
+        german = httpx.get(f"{base}/", headers={"Accept-Language": "de"}, timeout=5)  # the catalogs ship too
+        assert '<html lang="de">' in german.text and "Raum eröffnen" in german.text
         script = httpx.get(f"{base}/static/js/home.js", timeout=5)
         assert script.status_code == 200 and script.text == (ROOT / "static" / "js" / "home.js").read_text()
         with sqlite3.connect(db) as conn:  # the shipped migrations ran up to their head

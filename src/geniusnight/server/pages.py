@@ -43,8 +43,9 @@ async def room_summary(svc: RoomService, room: Room) -> dict[str, Any]:
     }
 
 
-def no_room(request: Request, message: str) -> HTMLResponse:
-    return render(request, "no_room.html", status_code=404, message=message)
+def no_room(request: Request, code: str) -> HTMLResponse:
+    """The "no such room" page; ``code`` (an ApiError's) picks its sentence from the catalog."""
+    return render(request, "no_room.html", status_code=404, code=code)
 
 
 @router.get("/", response_class=HTMLResponse)
@@ -56,8 +57,8 @@ async def home(request: Request) -> HTMLResponse:
 @router.get("/rules/{game}", response_class=HTMLResponse)
 async def rules(request: Request, game: str) -> HTMLResponse:
     if not has_rules(game):
-        return render(request, "no_room.html", status_code=404, message="There is no such game here.")
-    return render(request, f"rules/{game}.html", game=ENGINES[game].info)
+        return no_room(request, "no_such_game")
+    return render(request, "rules/page.html", game=ENGINES[game].info, game_id=game)
 
 
 def has_rules(game: str) -> bool:
@@ -69,7 +70,7 @@ async def join(request: Request, invite: str, svc: RoomServiceDep) -> HTMLRespon
     try:
         room = await svc.room_by_invite(invite)
     except ApiError as e:
-        return no_room(request, e.message)
+        return no_room(request, e.code)
     return render(request, "join.html", invite=invite, room_id=room.id, summary=await room_summary(svc, room))
 
 
@@ -78,7 +79,7 @@ async def room(request: Request, room_id: str, svc: RoomServiceDep) -> HTMLRespo
     try:
         found = await svc.room(room_id)
     except ApiError as e:
-        return no_room(request, e.message)
+        return no_room(request, e.code)
     member = await svc.member_by_token(room_id, seat_token(request, room_id))
     if member is None:
         # the address bar is what people share: let them join from it
@@ -89,4 +90,6 @@ async def room(request: Request, room_id: str, svc: RoomServiceDep) -> HTMLRespo
             room_id=found.id,
             summary=await room_summary(svc, found),
         )
-    return render(request, "room.html", room_id=room_id, game=found.game, rules=has_rules(found.game))
+    return render(
+        request, "room.html", room_id=room_id, game=found.game, game_id=found.game, rules=has_rules(found.game)
+    )
