@@ -7,8 +7,10 @@
 import { focusKeeper } from "/static/js/a11y.js";
 import { focusContinue, revealScreen, revealStatus } from "/static/js/reveal.js";
 import { el as h } from "/static/js/api.js";
+import { t as T } from "/static/js/i18n.js";
 
-const LEVELS = ["easy", "medium", "hard", "very hard"];
+const LEVELS = ["easy", "medium", "hard", "very_hard"];
+const level = (i) => (LEVELS[i] ? T(`bq.level.${LEVELS[i]}`) : "");
 
 // Element.append would print null as "null": skip empty children.
 function add(node, ...kids) {
@@ -36,7 +38,7 @@ export function createGameView(root, ctx) {
   const deadline = h("span", { class: "bq-deadline", "data-testid": "bq-deadline" });
   const top = h("div", { class: "bq-top" }, status, h("div", { class: "bq-meta" }, roundInfo, deadline));
   const identity = h("div", { class: "bq-identity-box" });
-  const track = h("ol", { class: "bq-track", "data-testid": "bq-track", "aria-label": "Scores" });
+  const track = h("ol", { class: "bq-track", "data-testid": "bq-track", "aria-label": T("bq.scores") });
   const main = h("div", { class: "bq-main" });
   const reveal = h("div", { class: "bq-reveal-box" });
   const log = h("details", { class: "bq-log", "data-testid": "bq-history" });
@@ -46,13 +48,13 @@ export function createGameView(root, ctx) {
     class: "bq-input",
     maxlength: "200",
     autocomplete: "off",
-    "aria-label": "Your answer",
+    "aria-label": T("bq.your_answer"),
     "data-testid": "bq-answer-input",
-    placeholder: "Your answer",
+    placeholder: T("bq.your_answer"),
   });
   input.addEventListener("input", () => { ui.draft = input.value; });
   input.addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); submitAnswer(); } });
-  const submit = h("button", { type: "button", class: "primary", "data-testid": "bq-answer-submit", onclick: () => submitAnswer() }, "Answer");
+  const submit = h("button", { type: "button", class: "primary", "data-testid": "bq-answer-submit", onclick: () => submitAnswer() }, T("bq.answer"));
   const answerForm = h("div", { class: "bq-answer-form" }, input, submit);
 
   add(root, top, identity, h("div", { class: "bq-layout" }, main, h("div", { class: "bq-side" }, track)), reveal, log);
@@ -63,7 +65,7 @@ export function createGameView(root, ctx) {
     try { return ctx.players || []; } catch { return []; }
   }
   function name(seat) {
-    if (seat === null || seat === undefined) return "no one";
+    if (seat === null || seat === undefined) return T("bq.no_one");
     const p = players().find((x) => x.seat === seat);
     return p && p.name ? p.name : `Seat ${seat + 1}`;
   }
@@ -89,22 +91,15 @@ export function createGameView(root, ctx) {
     const dl = ui.meta && ui.meta.deadline;
     if (!dl || !v || v.over) { deadline.textContent = ""; deadline.classList.remove("bq-hurry"); return; }
     const secs = Math.max(0, Math.round((dl - Date.now()) / 1000));
-    deadline.textContent = `${Math.floor(secs / 60)}:${String(secs % 60).padStart(2, "0")} left`;
+    deadline.textContent = T("ingenious.time_left", { time: `${Math.floor(secs / 60)}:${String(secs % 60).padStart(2, "0")}` });
     deadline.classList.toggle("bq-hurry", secs <= 10);
   }
 
   function itemText(item) {
     const sign = item.points > 0 ? "+" : "";
     const o = name(item.other);
-    const words = {
-      correct_answer: "correct answer",
-      unaccused_idiot: "unaccused IDIOT",
-      correct_accusation: `correct accusation of ${o}`,
-      wrong_accusation: `wrong accusation of ${o}`,
-      wrongly_accused: `wrongly accused by ${o}`,
-      idiot_answered_right: "IDIOT answered right: no points this round",
-      floor: "no score goes below 0",
-    }[item.kind] || item.text;
+    const kinds = ["correct_answer", "unaccused_idiot", "correct_accusation", "wrong_accusation", "wrongly_accused", "idiot_answered_right", "floor"];
+    const words = kinds.includes(item.kind) ? T(`bq.item.${item.kind}`, { other: o }) : item.text;
     return `${sign}${item.points} ${words}`;
   }
 
@@ -112,15 +107,15 @@ export function createGameView(root, ctx) {
     const waiting = v.to_act.map(name).join(", ");
     const mine = me() !== null && v.to_act.includes(me());
     switch (v.phase) {
-      case "trade": return mine ? "Keep your trivia card or trade it for the next one." : `Waiting for ${waiting} to keep or trade.`;
-      case "ask": return mine ? "You are the Genius: pick a question to ask." : `${name(v.genius)} (the Genius) is picking a question.`;
-      case "answer": return mine ? "Write your answer." : `Waiting for answers from ${waiting}.`;
-      case "judge": return mine ? "Check the verdicts, overrule if needed, then confirm." : `${name(v.genius)} is judging the answers.`;
-      case "accuse": return mine ? "Accuse a player who answered wrong, or no one." : `${name(v.accuser)} is deciding whom to accuse.`;
+      case "trade": return mine ? T("bq.status.trade") : T("bq.status.trade_wait", { names: waiting });
+      case "ask": return mine ? T("bq.status.ask") : T("bq.status.ask_wait", { name: name(v.genius) });
+      case "answer": return mine ? T("bq.status.answer") : T("bq.status.answer_wait", { names: waiting });
+      case "judge": return mine ? T("bq.status.judge") : T("bq.status.judge_wait", { name: name(v.genius) });
+      case "accuse": return mine ? T("bq.status.accuse") : T("bq.status.accuse_wait", { name: name(v.accuser) });
       case "results": return revealStatus({ toAct: v.to_act, seat: me(), canReady: !!ctx.send && ctx.mode !== "replay", nameOf: name });
       case "over": {
         const w = (v.result && v.result.winners) || [];
-        return w.length === 1 ? `${name(w[0])} wins!` : `Shared win: ${w.map(name).join(", ")}.`;
+        return w.length === 1 ? T("bq.wins", { name: name(w[0]) }) : T("bq.shared_win", { names: w.map(name).join(", ") });
       }
       default: return v.phase;
     }
@@ -132,7 +127,7 @@ export function createGameView(root, ctx) {
     const inRound = ["ask", "answer", "judge", "accuse"].includes(v.phase);
     if (!inRound) return;
     if (v.genius === me()) {
-      add(identity, h("div", { class: "bq-identity bq-genius-badge", "data-testid": "bq-identity", "data-identity": "genius" }, "You are the Genius this round (no WHOAMI card)."));
+      add(identity, h("div", { class: "bq-identity bq-genius-badge", "data-testid": "bq-identity", "data-identity": "genius" }, T("bq.you_genius")));
       return;
     }
     const who = v.identity;
@@ -145,16 +140,16 @@ export function createGameView(root, ctx) {
       "data-shown": shown ? "true" : "false",
     });
     add(card, 
-      h("span", { class: "bq-id-label" }, "Your secret card: "),
-      h("strong", {}, shown ? (who === "idiot" ? "IDIOT!" : "Brainiac") : "face down"),
-      shown ? h("span", { class: "bq-id-hint" }, who === "idiot" ? " — you must answer WRONG (and not get caught)." : " — answer right.") : null,
+      h("span", { class: "bq-id-label" }, T("bq.secret_card")),
+      h("strong", {}, shown ? (who === "idiot" ? "IDIOT!" : "Brainiac") : T("bq.face_down")),
+      shown ? h("span", { class: "bq-id-hint" }, ` — ${T(who === "idiot" ? "bq.idiot_hint" : "bq.brainiac_hint")}`) : null,
       h("button", {
         type: "button",
         class: "bq-peek",
         "data-testid": "bq-identity-toggle",
         "aria-pressed": shown ? "true" : "false",
         onclick: () => { ui.peek = !ui.peek; render(); },
-      }, shown ? "Hide" : "Peek"),
+      }, shown ? T("bq.hide") : T("bq.peek")),
     );
     add(identity, card);
   }
@@ -176,12 +171,12 @@ export function createGameView(root, ctx) {
         h("span", { class: "bq-bar", style: `--w:${top > 0 ? Math.round((v.scores[seat] / top) * 100) : 0}%` }),
       );
       const tags = h("span", { class: "bq-tags" });
-      if (seat === v.genius) add(tags, h("span", { class: "bq-tag bq-tag-genius", title: "Genius" }, "Genius"));
+      if (seat === v.genius) add(tags, h("span", { class: "bq-tag bq-tag-genius", title: T("bq.genius") }, T("bq.genius")));
       const rev = v.revealed && v.revealed[seat];
       if (rev) add(tags, h("span", { class: `bq-tag bq-tag-${rev}` }, rev === "idiot" ? "IDIOT!" : "Brainiac"));
       if (v.phase === "answer" && v.answered && v.answered[seat]) add(tags, h("span", { class: "bq-tag" }, "answered"));
       if (v.phase === "results" && !v.to_act.includes(seat)) add(tags, h("span", { class: "bq-tag" }, "ready"));
-      for (const by of accusedBy[seat] || []) add(tags, h("span", { class: "bq-pawn", title: `accused by ${name(by)}` }, `◆ ${name(by)}`));
+      for (const by of accusedBy[seat] || []) add(tags, h("span", { class: "bq-pawn", title: T("bq.accused_by", { name: name(by) }) }, `◆ ${name(by)}`));
       add(li, tags);
       add(track, li);
     }
@@ -192,7 +187,7 @@ export function createGameView(root, ctx) {
     (v.card || []).forEach((q, i) => {
       const li = h("li", { class: `bq-q${q.asked ? " bq-asked" : ""}` });
       add(li, h("span", { class: "bq-level" }, LEVELS[i] || ""), h("span", { class: "bq-qtext" }, q.q));
-      if (q.a) add(li, h("span", { class: "bq-accepted" }, `Answer: ${q.a.join(" / ")}`));
+      if (q.a) add(li, h("span", { class: "bq-accepted" }, T("bq.answer_is", { answer: q.a.join(" / ") })));
       if (q.asked) add(li, h("span", { class: "bq-tag" }, "asked"));
       if (ask) {
         add(li, h("button", {
@@ -201,7 +196,7 @@ export function createGameView(root, ctx) {
           "data-testid": `bq-ask-${i}`,
           disabled: q.asked || !canAct(),
           onclick: () => send({ type: "ask", index: i }),
-        }, "Ask this"));
+        }, T("bq.ask_this")));
       }
       add(ol, li);
     });
@@ -211,31 +206,31 @@ export function createGameView(root, ctx) {
   function questionBox(v) {
     if (!v.question) return null;
     return h("div", { class: "bq-question", "data-testid": "bq-question" },
-      h("div", { class: "bq-qhead" }, `${name(v.genius)} asks (${LEVELS[v.question.index] || ""}):`),
+      h("div", { class: "bq-qhead" }, T("bq.asks", { name: name(v.genius), level: level(v.question.index) })),
       h("div", { class: "bq-qbig" }, v.question.q),
-      v.question.a ? h("div", { class: "bq-accepted", "data-testid": "bq-accepted" }, `Accepted: ${v.question.a.join(" / ")}`) : null);
+      v.question.a ? h("div", { class: "bq-accepted", "data-testid": "bq-accepted" }, T("bq.accepted", { answer: v.question.a.join(" / ") })) : null);
   }
 
   function renderMain(v) {
     main.replaceChildren();
     const mine = me() !== null && v.to_act.includes(me());
     if (v.phase === "trade") {
-      add(main, h("h3", {}, "Your trivia card"));
+      add(main, h("h3", {}, T("bq.your_card")));
       if (v.card) add(main, cardList(v, { ask: false }));
       if (me() !== null) {
-        if (v.trade.mine) add(main, h("p", { "data-testid": "bq-trade-done" }, v.trade.mine === "trade" ? "You trade your card: the new one comes when everyone has decided." : "You keep your card."));
+        if (v.trade.mine) add(main, h("p", { "data-testid": "bq-trade-done" }, v.trade.mine === "trade" ? T("bq.traded") : T("bq.kept")));
         else add(main, h("div", { class: "bq-buttons" },
-          h("button", { type: "button", "data-testid": "bq-trade", disabled: !canAct(), onclick: () => send({ type: "trade" }) }, "Trade for the next card"),
-          h("button", { type: "button", class: "primary", "data-testid": "bq-keep", disabled: !canAct(), onclick: () => send({ type: "keep" }) }, "Keep this card")));
+          h("button", { type: "button", "data-testid": "bq-trade", disabled: !canAct(), onclick: () => send({ type: "trade" }) }, T("bq.trade")),
+          h("button", { type: "button", class: "primary", "data-testid": "bq-keep", disabled: !canAct(), onclick: () => send({ type: "keep" }) }, T("bq.keep"))));
       }
-      add(main, h("p", { class: "bq-muted" }, `Decided: ${v.trade.decided.map((d, s) => (d ? name(s) : null)).filter(Boolean).join(", ") || "nobody yet"}`));
+      add(main, h("p", { class: "bq-muted" }, T("bq.decided", { names: v.trade.decided.map((d, s) => (d ? name(s) : null)).filter(Boolean).join(", ") || T("bq.nobody_yet") })));
       return;
     }
     if (v.phase === "ask") {
       if (mine) {
-        add(main, h("h3", {}, "Pick a question to ask"), cardList(v, { ask: true }));
+        add(main, h("h3", {}, T("bq.pick_question")), cardList(v, { ask: true }));
       } else {
-        add(main, h("p", { class: "bq-wait" }, `${name(v.genius)} is choosing a question…`));
+        add(main, h("p", { class: "bq-wait" }, T("bq.choosing_question", { name: name(v.genius) })));
       }
       return;
     }
@@ -253,11 +248,11 @@ export function createGameView(root, ctx) {
             setTimeout(() => { try { input.focus({ preventScroll: true }); } catch { /* ignore */ } }, 0);
           }
         } else {
-          add(main, h("p", { class: "bq-mine", "data-testid": "bq-my-answer" }, "Your answer: ", h("strong", {}, v.my_answer || "(blank)")));
+          add(main, h("p", { class: "bq-mine", "data-testid": "bq-my-answer" }, `${T("bq.your_answer")}: `, h("strong", {}, v.my_answer || T("bq.blank"))));
         }
       }
       const waiting = [];
-      for (const s of v.readout_order) waiting.push(h("li", { class: v.answered[s] ? "bq-done" : "" }, `${name(s)}: ${v.answered[s] ? "answered" : "thinking…"}`));
+      for (const s of v.readout_order) waiting.push(h("li", { class: v.answered[s] ? "bq-done" : "" }, `${name(s)}: ${v.answered[s] ? T("bq.answered") : T("bq.thinking")}`));
       add(main, h("ul", { class: "bq-answered", "data-testid": "bq-answered" }, ...waiting));
       return;
     }
@@ -271,7 +266,7 @@ export function createGameView(root, ctx) {
       // the round just played, until everyone has pressed Continue or time is up
       const r = v.results;
       add(main, revealScreen({
-        title: `Round ${r.round}${r.tiebreak ? " (tie-break)" : ""}: the reveal`,
+        title: T(r.tiebreak ? "bq.reveal_tiebreak" : "bq.reveal_title", { n: r.round }),
         body: revealBox(v, r, "bq-reveal-screen"),
         toAct: v.to_act,
         seat: me(),
@@ -285,7 +280,7 @@ export function createGameView(root, ctx) {
     if (v.phase === "over") {
       const w = (v.result && v.result.winners) || [];
       add(main, h("div", { class: "bq-result", "data-testid": "bq-result" },
-        h("h3", {}, w.length === 1 ? `${name(w[0])} wins with ${v.scores[w[0]]} points!` : `Shared win: ${w.map(name).join(", ")}`)));
+        h("h3", {}, w.length === 1 ? T("bq.wins_with", { name: name(w[0]), n: v.scores[w[0]] }) : T("bq.shared_win", { names: w.map(name).join(", ") }))));
     }
   }
 
@@ -300,14 +295,14 @@ export function createGameView(root, ctx) {
       if (v.phase === "judge" && v.verdicts) {
         const engine = v.verdicts.engine[s];
         verdict = s in ui.overrides ? ui.overrides[s] : engine;
-        if (s in ui.overrides && ui.overrides[s] !== engine) note = " (overruled)";
+        if (s in ui.overrides && ui.overrides[s] !== engine) note = ` (${T("bq.overruled")})`;
       } else if (v.phase === "accuse" && v.verdicts) {
         verdict = v.verdicts.final[s];
-        if (v.verdicts.overrides[s] !== null && v.verdicts.overrides[s] !== v.verdicts.engine[s]) note = " (overruled by the Genius)";
+        if (v.verdicts.overrides[s] !== null && v.verdicts.overrides[s] !== v.verdicts.engine[s]) note = ` (${T("bq.overruled_genius")})`;
       }
       const li = h("li", { class: `bq-ans${verdict === true ? " bq-right" : verdict === false ? " bq-wrong" : ""}`, "data-testid": `bq-answer-${s}` });
       add(li, h("span", { class: "bq-pname" }, name(s)), h("span", { class: "bq-atext" }, v.answers && v.answers[s] ? v.answers[s] : "(blank)"));
-      if (verdict !== null) add(li, h("span", { class: "bq-verdict" }, (verdict ? "✓ right" : "✗ wrong") + note));
+      if (verdict !== null) add(li, h("span", { class: "bq-verdict" }, (verdict ? `✓ ${T("bq.right")}` : `✗ ${T("bq.wrong")}`) + note));
       if (v.revealed && v.revealed[s]) add(li, h("span", { class: `bq-tag bq-tag-${v.revealed[s]}` }, v.revealed[s] === "idiot" ? "IDIOT!" : "Brainiac"));
       if (judging) {
         add(li, h("button", {
@@ -323,11 +318,11 @@ export function createGameView(root, ctx) {
             else ui.overrides[s] = !now;
             render();
           },
-        }, verdict ? "Mark wrong" : "Mark right"));
+        }, verdict ? T("bq.mark_wrong") : T("bq.mark_right")));
       }
       add(ol, li);
     }
-    const box = h("div", { class: "bq-readout-box" }, h("h3", {}, "Answers"), ol);
+    const box = h("div", { class: "bq-readout-box" }, h("h3", {}, T("bq.answers")), ol);
     if (judging) {
       add(box, h("button", {
         type: "button",
@@ -339,28 +334,28 @@ export function createGameView(root, ctx) {
           for (const [s, val] of Object.entries(ui.overrides)) overrides[String(s)] = val;
           send({ type: "judge", overrides });
         },
-      }, "Confirm verdicts"));
+      }, T("bq.confirm")));
     } else if (v.phase === "judge") {
-      add(box, h("p", { class: "bq-muted" }, `${name(v.genius)} is checking the answers…`));
+      add(box, h("p", { class: "bq-muted" }, T("bq.checking", { name: name(v.genius) })));
     }
     return box;
   }
 
   function accusePanel(v) {
-    const box = h("div", { class: "bq-accuse", "data-testid": "bq-accusations" }, h("h3", {}, "Accusations"));
+    const box = h("div", { class: "bq-accuse", "data-testid": "bq-accusations" }, h("h3", {}, T("bq.accusations")));
     const made = h("ul", { class: "bq-made" });
-    for (const a of v.accusations) add(made, h("li", {}, a.target === null ? `${name(a.by)} accuses no one` : `${name(a.by)} accuses ${name(a.target)}`));
-    if (!v.accusations.length) add(made, h("li", { class: "bq-muted" }, "None yet."));
+    for (const a of v.accusations) add(made, h("li", {}, a.target === null ? T("bq.accuses_none", { name: name(a.by) }) : T("bq.accuses", { name: name(a.by), target: name(a.target) })));
+    if (!v.accusations.length) add(made, h("li", { class: "bq-muted" }, T("bq.none_yet")));
     add(box, made);
     if (me() !== null && v.accuser === me() && ctx.send && ctx.mode !== "replay") {
       const buttons = h("div", { class: "bq-buttons" });
       for (const t of v.accuse_targets) {
-        add(buttons, h("button", { type: "button", class: "bq-pawn-btn", "data-testid": `bq-accuse-${t}`, disabled: !canAct(), onclick: () => send({ type: "accuse", target: t }) }, `◆ ${name(t)} is an IDIOT!`));
+        add(buttons, h("button", { type: "button", class: "bq-pawn-btn", "data-testid": `bq-accuse-${t}`, disabled: !canAct(), onclick: () => send({ type: "accuse", target: t }) }, `◆ ${T("bq.is_idiot", { name: name(t) })}`));
       }
-      add(buttons, h("button", { type: "button", "data-testid": "bq-accuse-none", disabled: !canAct(), onclick: () => send({ type: "accuse", target: null }) }, "No one"));
-      add(box, h("p", {}, "Your accusing pawn: place it on a player who answered wrong."), buttons);
+      add(buttons, h("button", { type: "button", "data-testid": "bq-accuse-none", disabled: !canAct(), onclick: () => send({ type: "accuse", target: null }) }, T("bq.no_one_button")));
+      add(box, h("p", {}, T("bq.pawn")), buttons);
     } else if (v.accuser !== null) {
-      add(box, h("p", { class: "bq-muted" }, `Next: ${name(v.accuser)}.`));
+      add(box, h("p", { class: "bq-muted" }, T("bq.next", { name: name(v.accuser) })));
     }
     return box;
   }
@@ -374,9 +369,9 @@ export function createGameView(root, ctx) {
 
   function revealBox(v, last, testid) {
     const box = h("section", { class: "bq-reveal", "data-testid": testid },
-      testid === "bq-reveal" ? h("h3", {}, `Round ${last.round}${last.tiebreak ? " (tie-break)" : ""}: the reveal`) : null,
+      testid === "bq-reveal" ? h("h3", {}, T(last.tiebreak ? "bq.reveal_tiebreak" : "bq.reveal_title", { n: last.round })) : null,
       h("p", { class: "bq-qtext" }, last.question),
-      h("p", { class: "bq-accepted" }, `Answer: ${last.accepted.join(" / ")}`));
+      h("p", { class: "bq-accepted" }, T("bq.answer_is", { answer: last.accepted.join(" / ") })));
     const table = h("ul", { class: "bq-reveal-list" });
     for (let s = 0; s < v.players; s++) {
       const id = last.identities[s];
@@ -384,8 +379,8 @@ export function createGameView(root, ctx) {
       const change = last.changes[s];
       add(li, 
         h("span", { class: "bq-pname" }, name(s)),
-        s === last.genius ? h("span", { class: "bq-tag bq-tag-genius" }, "Genius") : h("span", { class: `bq-tag bq-tag-${id}` }, id === "idiot" ? "IDIOT!" : "Brainiac"),
-        s === last.genius ? null : h("span", { class: `bq-atext ${last.verdicts[s] ? "bq-right" : "bq-wrong"}` }, `${last.answers[s] || "(blank)"} ${last.verdicts[s] ? "✓" : "✗"}`),
+        s === last.genius ? h("span", { class: "bq-tag bq-tag-genius" }, T("bq.genius")) : h("span", { class: `bq-tag bq-tag-${id}` }, id === "idiot" ? "IDIOT!" : "Brainiac"),
+        s === last.genius ? null : h("span", { class: `bq-atext ${last.verdicts[s] ? "bq-right" : "bq-wrong"}` }, `${last.answers[s] || T("bq.blank")} ${last.verdicts[s] ? "✓" : "✗"}`),
         h("span", { class: `bq-change ${change > 0 ? "bq-up" : change < 0 ? "bq-down" : ""}` }, change > 0 ? `+${change}` : String(change)),
       );
       const why = h("ul", { class: "bq-why" });
@@ -400,7 +395,7 @@ export function createGameView(root, ctx) {
   function roundText(r) {
     const gains = r.changes.map((c, s) => (s === r.genius && c === 0 ? null : `${name(s)} ${c > 0 ? "+" : ""}${c}`)).filter(Boolean).join(", ");
     const idiots = r.identities.map((id, s) => (id === "idiot" ? name(s) : null)).filter(Boolean);
-    return `${name(r.genius)} asked “${r.question}” (answer: ${r.accepted[0]}). IDIOTs: ${idiots.length ? idiots.join(", ") : "none"}. ${gains}`;
+    return `${T("bq.round_line", { name: name(r.genius), question: r.question, answer: r.accepted[0], idiots: idiots.length ? idiots.join(", ") : T("gi.none") })} ${gains}`;
   }
 
   // What a screen reader hears (the room's live region): the question asked, the verdicts,
@@ -411,14 +406,14 @@ export function createGameView(root, ctx) {
     if (prev) {
       if ((v.history || []).length > (prev.history || []).length) {
         const r = v.history[v.history.length - 1];
-        said.push(`Round ${r.round}${r.tiebreak ? " (tie-break)" : ""} result: ${roundText(r)}`);
+        said.push(`${T(r.tiebreak ? "bq.result_tiebreak" : "bq.result", { n: r.round })} ${roundText(r)}`);
       }
-      if (v.question && (!prev.question || prev.round !== v.round)) said.push(`${name(v.genius)} asks (${LEVELS[v.question.index] || ""}): ${v.question.q}`);
+      if (v.question && (!prev.question || prev.round !== v.round)) said.push(`${T("bq.asks", { name: name(v.genius), level: level(v.question.index) })} ${v.question.q}`);
       if (v.phase === "accuse" && prev.phase !== "accuse" && v.verdicts) {
-        said.push(`Verdicts: ${v.readout_order.map((s) => `${name(s)} ${v.verdicts.final[s] ? "right" : "wrong"}`).join(", ")}.`);
+        said.push(T("bq.verdicts", { list: v.readout_order.map((s) => `${name(s)} ${v.verdicts.final[s] ? T("bq.right") : T("bq.wrong")}`).join(", ") }));
       }
       const made = prev.round === v.round && prev.phase === v.phase ? (prev.accusations || []).length : 0;
-      for (const a of (v.accusations || []).slice(made)) said.push(a.target === null ? `${name(a.by)} accuses no one.` : `${name(a.by)} accuses ${name(a.target)}.`);
+      for (const a of (v.accusations || []).slice(made)) said.push(`${a.target === null ? T("bq.accuses_none", { name: name(a.by) }) : T("bq.accuses", { name: name(a.by), target: name(a.target) })}.`);
     }
     const text = statusText(v);
     if (text !== heardStatus) said.push(text);
@@ -432,9 +427,9 @@ export function createGameView(root, ctx) {
     if (!rounds.length) return;
     const list = h("ol", { class: "bq-log-list" });
     for (const r of rounds) {
-      add(list, h("li", { "data-testid": `bq-log-${r.round}` }, h("strong", {}, `Round ${r.round}`), ` — ${roundText(r)}`));
+      add(list, h("li", { "data-testid": `bq-log-${r.round}` }, h("strong", {}, T("bq.round", { n: r.round })), ` — ${roundText(r)}`));
     }
-    add(log, h("summary", {}, `Earlier rounds (${rounds.length})`), list);
+    add(log, h("summary", {}, T("bq.earlier", { n: rounds.length })), list);
   }
 
   function render() {

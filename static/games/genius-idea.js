@@ -9,9 +9,10 @@
 // the page's one DOM builder: player text always as text, never HTML
 import { el as h } from "/static/js/api.js";
 import { focusKeeper } from "/static/js/a11y.js";
+import { t as T } from "/static/js/i18n.js";
 import { focusContinue, revealScreen, revealStatus } from "/static/js/reveal.js";
 
-const ROLE_LABEL = { riddler: "Riddler", disruptor: "Disruptor", solver: "Solver" };
+const roleLabel = (role) => (["riddler", "disruptor", "solver"].includes(role) ? T(`gi.role.${role}`) : role);
 // co-op: the pair wins with a team total above this (docs/rules/genius-idea.md)
 const COOP_TARGET = 15;
 
@@ -45,7 +46,7 @@ export function createGameView(root, ctx) {
   const nameOf = (seat, you = true) => {
     const p = (ctx.players || []).find((x) => x.seat === seat);
     const base = p && p.name ? p.name : `Seat ${seat + 1}`;
-    return you && seat === mySeat() ? `${base} (you)` : base;
+    return you && seat === mySeat() ? `${base} (${T("seat.you")})` : base;
   };
   const myTurn = () => ui.view && mySeat() !== null && ui.view.to_act.includes(mySeat());
 
@@ -62,28 +63,21 @@ export function createGameView(root, ctx) {
     }
     ui.pending = null;
     // a late Continue (the round started meanwhile) is no error worth showing
-    if ((!res || !res.ok) && action.type !== "ready") ui.error = (res && res.message) || "That move was refused.";
+    if ((!res || !res.ok) && action.type !== "ready") ui.error = (res && res.message) || T("gi.refused");
     render();
   }
 
   // --- sections ---------------------------------------------------------------------------
 
   function header(v) {
-    const phaseText = {
-      prepare: "Preparation",
-      reveal: "The Disruptor reveals a hint",
-      order: "The Riddler orders the hints",
-      guess: "Guess the answer!",
-      results: "Round result",
-      over: "Game over",
-    }[v.phase] || v.phase;
+    const phaseText = ["prepare", "reveal", "order", "guess", "results", "over"].includes(v.phase) ? T(`gi.phase.${v.phase}`) : v.phase;
     return h(
       "div",
       { class: "gi-header" },
-      h("span", { class: "gi-round", "data-testid": "gi-round" }, `Round ${v.round} of ${v.rounds_total}`),
+      h("span", { class: "gi-round", "data-testid": "gi-round" }, T("gi.round_of", { n: v.round, total: v.rounds_total })),
       h("span", { class: "gi-mode", "data-testid": "gi-mode" }, v.mode === "coop"
-        ? `Co-op · team ${v.scores.reduce((a, b) => a + b, 0)}, needs more than ${COOP_TARGET}`
-        : "Competitive"),
+        ? T("gi.mode_coop", { total: v.scores.reduce((a, b) => a + b, 0), target: COOP_TARGET })
+        : T("gi.mode_competitive")),
       h("span", { class: "gi-phase", "data-testid": "gi-phase", "data-phase": v.phase, tabindex: "-1" }, phaseText),
       h("span", { class: "gi-timer", "data-testid": "gi-timer", hidden: !ui.meta.deadline }),
     );
@@ -94,15 +88,15 @@ export function createGameView(root, ctx) {
     for (let seat = 0; seat < v.players; seat++) {
       const role = v.roles[seat];
       const flags = [];
-      if (seat === mySeat()) flags.push("you");
+      if (seat === mySeat()) flags.push(T("seat.you"));
       const p = (ctx.players || []).find((x) => x.seat === seat);
-      if (p && p.bot) flags.push("bot");
-      if (v.phase === "prepare" && v.prepared) flags.push(v.prepared[seat] ? "ready" : "preparing…");
+      if (p && p.bot) flags.push(T("seat.bot"));
+      if (v.phase === "prepare" && v.prepared) flags.push(v.prepared[seat] ? T("gi.flag.ready") : T("gi.flag.preparing"));
       if (v.chances && v.chances[seat] !== null && v.chances[seat] !== undefined) {
-        flags.push(`${v.chances[seat]} chance${v.chances[seat] === 1 ? "" : "s"}`);
+        flags.push(T(v.chances[seat] === 1 ? "gi.flag.chance" : "gi.flag.chances", { n: v.chances[seat] }));
       }
-      if (v.passed && v.passed.includes(seat)) flags.push("passed");
-      if (v.phase === "results") flags.push(v.to_act.includes(seat) ? "looking…" : "ready");
+      if (v.passed && v.passed.includes(seat)) flags.push(T("gi.flag.passed"));
+      if (v.phase === "results") flags.push(v.to_act.includes(seat) ? T("gi.flag.looking") : T("gi.flag.ready"));
       list.append(
         h(
           "li",
@@ -113,7 +107,7 @@ export function createGameView(root, ctx) {
             "data-role": role,
           },
           h("span", { class: "gi-player-name", title: nameOf(seat, false) }, nameOf(seat, false)),
-          h("span", { class: "gi-badge", "data-testid": `gi-role-${seat}` }, ROLE_LABEL[role] || role),
+          h("span", { class: "gi-badge", "data-testid": `gi-role-${seat}` }, roleLabel(role)),
           h("span", { class: "gi-score", "data-testid": `gi-score-${seat}` }, String(v.scores[seat])),
           h("span", { class: "gi-flags" }, flags.join(" · ")),
         ),
@@ -125,10 +119,10 @@ export function createGameView(root, ctx) {
   function resultText(v) {
     const r = v.result;
     if (v.mode === "coop") {
-      return `${r.winners.length ? "You win the challenge!" : "Challenge lost."} Team total ${r.team_total} (above ${r.target} wins).`;
+      return T(r.winners.length ? "gi.coop_won" : "gi.coop_lost", { total: r.team_total, target: r.target });
     }
-    const names = r.winners.map(nameOf).join(" and ");
-    return r.winners.length > 1 ? `Shared victory: ${names}.` : `${names} wins!`;
+    const names = r.winners.map(nameOf).join(T("gi.and"));
+    return T(r.winners.length > 1 ? "gi.shared_victory" : "gi.wins", { names });
   }
 
   function banner(v) {
@@ -140,12 +134,12 @@ export function createGameView(root, ctx) {
     let text;
     if (last.solved_by !== null && last.solved_by !== undefined) {
       const pts = last.points[last.solved_by];
-      text = `Round ${last.round}: ${nameOf(last.solved_by)} solved it — “${last.answer}”. ${nameOf(last.riddler)} and ${nameOf(last.solved_by)} +${pts} each.`;
+      text = T("gi.round_solved", { n: last.round, solver: nameOf(last.solved_by), answer: last.answer, riddler: nameOf(last.riddler), points: pts });
     } else {
-      text = `Round ${last.round}: unsolved — the answer was “${last.answer}”.`;
+      text = T("gi.round_unsolved", { n: last.round, answer: last.answer });
     }
     if (last.disruptor !== null && last.disruptor !== undefined && last.points[last.disruptor]) {
-      text += ` ${nameOf(last.disruptor)} (Disruptor) +${last.points[last.disruptor]}.`;
+      text += ` ${T("gi.round_disruptor", { name: nameOf(last.disruptor), points: last.points[last.disruptor] })}`;
     }
     return text;
   }
@@ -155,22 +149,22 @@ export function createGameView(root, ctx) {
     let text = "";
     if (v.phase === "prepare") {
       if (v.hand) {
-        text = "Pick 1 answer and 5 hints from your 10 cards. The other 4 are discarded.";
-        if (v.mode === "coop" && v.round > 2) text = `You are Riddler again: 10 fresh cards for round ${v.round}. ${text}`;
+        text = T("gi.prompt.prepare");
+        if (v.mode === "coop" && v.round > 2) text = `${T("gi.prompt.riddler_again", { n: v.round })} ${text}`;
       }
-      else text = `Waiting for ${v.preparing.map(nameOf).join(", ")} to prepare…`;
+      else text = T("gi.prompt.waiting_prepare", { names: v.preparing.map(nameOf).join(", ") });
     } else if (v.phase === "reveal") {
-      text = me === v.disruptor ? "Reveal one hint — the least helpful one, if you can." : `${nameOf(v.disruptor)} is choosing a hint…`;
+      text = me === v.disruptor ? T("gi.prompt.reveal") : T("gi.prompt.choosing", { name: nameOf(v.disruptor) });
     } else if (v.phase === "order") {
-      text = me === v.riddler ? "Order the revealed hints, most relevant first, then send." : `${nameOf(v.riddler)} is ordering the hints…`;
+      text = me === v.riddler ? T("gi.prompt.order") : T("gi.prompt.ordering", { name: nameOf(v.riddler) });
     } else if (v.phase === "guess") {
-      if (myTurn()) text = v.may_pass ? "Tap a card and guess — or pass and wait for the next hint." : "All hints are out: you must guess.";
-      else if (v.roles[me] === "solver") text = v.chances[me] > 0 ? "You passed: wait for the next hint." : "You are out of chances.";
+      if (myTurn()) text = v.may_pass ? T("gi.prompt.guess") : T("gi.prompt.must_guess");
+      else if (v.roles[me] === "solver") text = v.chances[me] > 0 ? T("gi.prompt.passed") : T("gi.prompt.out");
       else {
         const solvers = v.roles.map((r, seat) => (r === "solver" ? seat : null)).filter((x) => x !== null);
-        text = solvers.length === 1 ? `${nameOf(solvers[0])} is guessing…` : "The Solvers are racing…";
+        text = solvers.length === 1 ? T("gi.prompt.guessing", { name: nameOf(solvers[0]) }) : T("gi.prompt.racing");
       }
-      text += ` Worth ${v.points_if_solved} now.`;
+      text += ` ${T("gi.prompt.worth", { n: v.points_if_solved })}`;
     } else if (v.phase === "results") {
       text = revealStatus({ toAct: v.to_act, seat: me, canReady: canSend(), nameOf });
     }
@@ -190,13 +184,13 @@ export function createGameView(root, ctx) {
     if (prev) {
       if ((v.history || []).length > (prev.history || []).length) said.push(roundText(v.history[v.history.length - 1]));
       const before = prev.round === v.round ? prev.revealed || [] : [];
-      for (const w of (v.revealed || []).filter((x) => !before.includes(x))) said.push(`Hint revealed: “${w}”.`);
-      if (prev.phase === "order" && v.phase === "guess") said.push(`The hints, most relevant first: ${v.revealed.join(", ")}.`);
+      for (const w of (v.revealed || []).filter((x) => !before.includes(x))) said.push(T("gi.news.hint", { word: w }));
+      if (prev.phase === "order" && v.phase === "guess") said.push(T("gi.news.order", { hints: v.revealed.join(", ") }));
       const guessed = prev.round === v.round ? (prev.guesses || []).length : 0;
-      for (const g of (v.guesses || []).slice(guessed)) said.push(`${nameOf(g.seat)} guessed “${g.card}”: ${g.correct ? "right" : "wrong"}.`);
+      for (const g of (v.guesses || []).slice(guessed)) said.push(T(g.correct ? "gi.news.right" : "gi.news.wrong", { name: nameOf(g.seat), word: g.card }));
       const passed = prev.round === v.round ? prev.passed || [] : [];
-      for (const seat of (v.passed || []).filter((x) => !passed.includes(x))) said.push(`${nameOf(seat)} passed.`);
-      if (v.over && !prev.over && v.result) said.push(`Game over. ${resultText(v)}`);
+      for (const seat of (v.passed || []).filter((x) => !passed.includes(x))) said.push(T("gi.news.passed", { name: nameOf(seat) }));
+      if (v.over && !prev.over && v.result) said.push(`${T("gi.news.over")} ${resultText(v)}`);
     }
     const text = v.over ? "" : promptText(v);
     if (text && text !== heardPrompt) said.push(text);
@@ -212,9 +206,9 @@ export function createGameView(root, ctx) {
     ui.hints = ui.hints.filter((w) => hand.includes(w));
     const modes = h(
       "div",
-      { class: "gi-pick-modes", role: "group", "aria-label": "What a tap picks" },
-      h("button", { type: "button", class: ui.pickMode === "answer" ? "gi-on" : "", "aria-pressed": String(ui.pickMode === "answer"), "data-testid": "gi-pick-answer", onclick: () => { ui.pickMode = "answer"; render(); } }, `Answer ${ui.answer ? "✓" : "(1)"}`),
-      h("button", { type: "button", class: ui.pickMode === "hints" ? "gi-on" : "", "aria-pressed": String(ui.pickMode === "hints"), "data-testid": "gi-pick-hints", onclick: () => { ui.pickMode = "hints"; render(); } }, `Hints ${ui.hints.length}/5`),
+      { class: "gi-pick-modes", role: "group", "aria-label": T("gi.pick_modes") },
+      h("button", { type: "button", class: ui.pickMode === "answer" ? "gi-on" : "", "aria-pressed": String(ui.pickMode === "answer"), "data-testid": "gi-pick-answer", onclick: () => { ui.pickMode = "answer"; render(); } }, `${T("gi.answer_mode")} ${ui.answer ? "✓" : "(1)"}`),
+      h("button", { type: "button", class: ui.pickMode === "hints" ? "gi-on" : "", "aria-pressed": String(ui.pickMode === "hints"), "data-testid": "gi-pick-hints", onclick: () => { ui.pickMode = "hints"; render(); } }, `${T("gi.hints_mode")} ${ui.hints.length}/5`),
     );
     box.append(modes);
     const cards = h("div", { class: "gi-cards gi-hand" });
@@ -232,7 +226,7 @@ export function createGameView(root, ctx) {
             onclick: () => pickHandCard(w),
           },
           h("span", { class: "gi-card-word" }, w),
-          state ? h("span", { class: "gi-card-tag" }, state === "answer" ? "answer" : `hint ${ui.hints.indexOf(w) + 1}`) : null,
+          state ? h("span", { class: "gi-card-tag" }, state === "answer" ? T("gi.tag.answer") : T("gi.tag.hint", { n: ui.hints.indexOf(w) + 1 })) : null,
         ),
       );
     }
@@ -242,7 +236,7 @@ export function createGameView(root, ctx) {
       h(
         "div",
         { class: "gi-actions" },
-        h("button", { type: "button", class: "gi-secondary", "data-testid": "gi-prepare-clear", onclick: () => { ui.answer = null; ui.hints = []; ui.pickMode = "answer"; render(); } }, "Clear"),
+        h("button", { type: "button", class: "gi-secondary", "data-testid": "gi-prepare-clear", onclick: () => { ui.answer = null; ui.hints = []; ui.pickMode = "answer"; render(); } }, T("gi.clear")),
         h(
           "button",
           {
@@ -252,7 +246,7 @@ export function createGameView(root, ctx) {
             disabled: !ready || Boolean(ui.pending) || !canSend(),
             onclick: () => send({ type: "prepare", answer: ui.answer, hints: ui.hints.slice() }),
           },
-          ui.pending && ui.pending.kind === "prepare" ? "Sending…" : "Submit riddle",
+          ui.pending && ui.pending.kind === "prepare" ? T("gi.sending") : T("gi.submit_riddle"),
         ),
       ),
     );
@@ -274,9 +268,9 @@ export function createGameView(root, ctx) {
     return h(
       "p",
       { class: "gi-my-riddle", "data-testid": "gi-my-riddle" },
-      "Your riddle: ",
+      T("gi.your_riddle"),
       h("strong", {}, v.my_riddle.answer),
-      ` — hints ${v.my_riddle.hints.join(", ")}`,
+      ` — ${T("gi.hints_list", { hints: v.my_riddle.hints.join(", ") })}`,
     );
   }
 
@@ -285,8 +279,8 @@ export function createGameView(root, ctx) {
     if (!v.hints) return null;
     const me = mySeat();
     const box = h("section", { class: "gi-secret", "data-testid": "gi-secret" });
-    box.append(h("h3", {}, me === v.riddler ? "Your riddle (only you see the answer)" : "The hints (secret)"));
-    if (v.answer) box.append(h("p", { class: "gi-answer" }, "Answer: ", h("strong", { "data-testid": "gi-answer" }, v.answer)));
+    box.append(h("h3", {}, me === v.riddler ? T("gi.riddle_private") : T("gi.hints_secret")));
+    if (v.answer) box.append(h("p", { class: "gi-answer" }, T("gi.answer_label"), h("strong", { "data-testid": "gi-answer" }, v.answer)));
     const list = h("div", { class: "gi-cards gi-hints" });
     const revealing = v.phase === "reveal" && me === v.disruptor && canSend();
     for (const w of v.hints) {
@@ -297,11 +291,11 @@ export function createGameView(root, ctx) {
             "button",
             { type: "button", class: "gi-card gi-card-hint", "data-testid": "gi-reveal", "data-hint": w, disabled: Boolean(ui.pending), onclick: () => send({ type: "reveal", hint: w }) },
             h("span", { class: "gi-card-word" }, w),
-            h("span", { class: "gi-card-tag" }, "Reveal"),
+            h("span", { class: "gi-card-tag" }, T("gi.reveal")),
           ),
         );
       } else {
-        list.append(h("span", { class: `gi-card gi-card-static${out ? " gi-card-out" : ""}`, "data-hint": w }, h("span", { class: "gi-card-word" }, w), h("span", { class: "gi-card-tag" }, out ? "revealed" : "hidden")));
+        list.append(h("span", { class: `gi-card gi-card-static${out ? " gi-card-out" : ""}`, "data-hint": w }, h("span", { class: "gi-card-word" }, w), h("span", { class: "gi-card-tag" }, out ? T("gi.tag.revealed") : T("gi.tag.hidden"))));
       }
     }
     box.append(list);
@@ -311,7 +305,7 @@ export function createGameView(root, ctx) {
   function revealedSection(v) {
     const me = mySeat();
     const box = h("section", { class: "gi-revealed", "data-testid": "gi-revealed" });
-    box.append(h("h3", {}, `Hints (${v.revealed.length} of 5, most relevant first)`));
+    box.append(h("h3", {}, T("gi.hints_heading", { n: v.revealed.length })));
     const ordering = v.phase === "order" && me === v.riddler && canSend();
     const key = v.revealed.join("|");
     if (!ordering) ui.orderDraft = null;
@@ -324,24 +318,24 @@ export function createGameView(root, ctx) {
     words.forEach((w, i) => {
       const item = h("li", { class: "gi-hint", "data-revealed-word": w, "data-index": i }, h("span", { class: "gi-hint-rank" }, `${i + 1}`), h("span", { class: "gi-hint-word" }, w));
       if (ordering) {
-        const handle = h("span", { class: "gi-drag", "aria-hidden": "true", title: "Drag to reorder" }, "⠿");
+        const handle = h("span", { class: "gi-drag", "aria-hidden": "true", title: T("gi.drag") }, "⠿");
         handle.addEventListener("pointerdown", (e) => startDrag(e, item, list));
         item.prepend(handle);
         item.append(
-          h("button", { type: "button", class: "gi-move", "data-testid": "gi-move-up", "data-word": w, "aria-label": `Move ${w} up`, disabled: i === 0, onclick: () => move(i, -1) }, "↑"),
-          h("button", { type: "button", class: "gi-move", "data-testid": "gi-move-down", "data-word": w, "aria-label": `Move ${w} down`, disabled: i === words.length - 1, onclick: () => move(i, 1) }, "↓"),
+          h("button", { type: "button", class: "gi-move", "data-testid": "gi-move-up", "data-word": w, "aria-label": T("gi.move_up", { word: w }), disabled: i === 0, onclick: () => move(i, -1) }, "↑"),
+          h("button", { type: "button", class: "gi-move", "data-testid": "gi-move-down", "data-word": w, "aria-label": T("gi.move_down", { word: w }), disabled: i === words.length - 1, onclick: () => move(i, 1) }, "↓"),
         );
       }
       list.append(item);
     });
-    if (!words.length) list.append(h("li", { class: "gi-hint gi-empty" }, "No hint yet."));
+    if (!words.length) list.append(h("li", { class: "gi-hint gi-empty" }, T("gi.no_hint")));
     box.append(list);
     if (ordering) {
       box.append(
         h(
           "div",
           { class: "gi-actions" },
-          h("button", { type: "button", class: "gi-primary", "data-testid": "gi-order-submit", disabled: Boolean(ui.pending), onclick: () => send({ type: "order", hints: ui.orderDraft.slice() }) }, ui.pending ? "Sending…" : "Send this order"),
+          h("button", { type: "button", class: "gi-primary", "data-testid": "gi-order-submit", disabled: Boolean(ui.pending), onclick: () => send({ type: "order", hints: ui.orderDraft.slice() }) }, ui.pending ? T("gi.sending") : T("gi.send_order")),
         ),
       );
     }
@@ -427,11 +421,11 @@ export function createGameView(root, ctx) {
     box.append(grid);
     if (v.phase === "guess" && v.roles[me] === "solver") {
       const left = v.chances[me];
-      const bar = h("div", { class: "gi-actions gi-guess-bar" }, h("span", { class: "gi-chances", "data-testid": "gi-chances" }, `${left} chance${left === 1 ? "" : "s"} left`));
+      const bar = h("div", { class: "gi-actions gi-guess-bar" }, h("span", { class: "gi-chances", "data-testid": "gi-chances" }, T(left === 1 ? "gi.chance_left" : "gi.chances_left", { n: left })));
       if (guessing) {
         bar.append(
-          h("button", { type: "button", class: "gi-primary", "data-testid": "gi-guess-confirm", disabled: !ui.picked || Boolean(ui.pending), onclick: () => send({ type: "guess", card: ui.picked }, { kind: "guess", card: ui.picked }) }, ui.pending && ui.pending.kind === "guess" ? "Sending…" : ui.picked ? `Guess “${ui.picked}”` : "Tap a card to guess"),
-          h("button", { type: "button", class: "gi-secondary", "data-testid": "gi-pass", disabled: !v.may_pass || Boolean(ui.pending), title: v.may_pass ? "Wait for the next hint" : "All hints are out: no passing", onclick: () => send({ type: "pass" }) }, ui.pending && ui.pending.kind === "pass" ? "Sending…" : "Pass"),
+          h("button", { type: "button", class: "gi-primary", "data-testid": "gi-guess-confirm", disabled: !ui.picked || Boolean(ui.pending), onclick: () => send({ type: "guess", card: ui.picked }, { kind: "guess", card: ui.picked }) }, ui.pending && ui.pending.kind === "guess" ? T("gi.sending") : ui.picked ? T("gi.guess_word", { word: ui.picked }) : T("gi.tap_to_guess")),
+          h("button", { type: "button", class: "gi-secondary", "data-testid": "gi-pass", disabled: !v.may_pass || Boolean(ui.pending), title: v.may_pass ? T("gi.pass_title") : T("gi.no_pass_title"), onclick: () => send({ type: "pass" }) }, ui.pending && ui.pending.kind === "pass" ? T("gi.sending") : T("gi.pass")),
         );
       }
       box.append(bar);
@@ -443,7 +437,7 @@ export function createGameView(root, ctx) {
   function resultsSection(v) {
     const r = v.results;
     const solved = r.solved_by !== null && r.solved_by !== undefined;
-    const title = solved ? `Round ${r.round}: ${nameOf(r.solved_by)} solved it!` : `Round ${r.round}: nobody solved it`;
+    const title = solved ? T("gi.reveal_solved", { n: r.round, name: nameOf(r.solved_by) }) : T("gi.reveal_unsolved", { n: r.round });
     const points = r.points.map((p, seat) => (p ? `${nameOf(seat)} +${p}` : null)).filter(Boolean);
     const unused = r.hints.filter((x) => !r.revealed.includes(x));
     const race = h("ol", { class: "gi-log" });
@@ -453,11 +447,11 @@ export function createGameView(root, ctx) {
     const body = h(
       "div",
       { class: "gi-reveal-screen", "data-testid": "gi-reveal-screen" },
-      h("p", {}, `${nameOf(r.riddler, false)}'s answer was `, h("strong", { class: "gi-reveal-answer", "data-testid": "gi-reveal-answer" }, r.answer)),
-      h("p", {}, `Hints shown, most relevant first: ${r.revealed.join(", ") || "none"}`),
-      unused.length ? h("p", {}, `Hints never shown: ${unused.join(", ")}`) : null,
-      (r.guesses || []).length ? h("div", {}, h("h3", {}, "Guesses"), race) : h("p", {}, "Nobody guessed."),
-      h("p", { "data-testid": "gi-reveal-points" }, `Points: ${points.join(", ") || "none"}`),
+      h("p", {}, T("gi.answer_was", { name: nameOf(r.riddler, false) }), " ", h("strong", { class: "gi-reveal-answer", "data-testid": "gi-reveal-answer" }, r.answer)),
+      h("p", {}, T("gi.hints_shown", { hints: r.revealed.join(", ") || T("gi.none") })),
+      unused.length ? h("p", {}, T("gi.hints_unused", { hints: unused.join(", ") })) : null,
+      (r.guesses || []).length ? h("div", {}, h("h3", {}, T("gi.guesses")), race) : h("p", {}, T("gi.nobody_guessed")),
+      h("p", { "data-testid": "gi-reveal-points" }, T("gi.points", { points: points.join(", ") || T("gi.none") })),
     );
     const sending = Boolean(ui.pending && ui.pending.kind === "ready");
     return revealScreen({
@@ -478,27 +472,27 @@ export function createGameView(root, ctx) {
     for (const g of v.guesses) {
       list.append(h("li", { class: g.correct ? "gi-right" : "gi-wrong", "data-seat": g.seat, "data-card": g.card, "data-correct": String(g.correct) }, `${nameOf(g.seat)}: ${g.card} ${g.correct ? "✓" : "✗"}`));
     }
-    return h("section", { class: "gi-log-box" }, h("h3", {}, "Guesses"), list);
+    return h("section", { class: "gi-log-box" }, h("h3", {}, T("gi.guesses")), list);
   }
 
   function historySection(v) {
     if (!v.history || !v.history.length) return null;
     const list = h("ol", { class: "gi-history", "data-testid": "gi-history" });
     for (const r of v.history) {
-      const who = r.solved_by === null || r.solved_by === undefined ? "unsolved" : `solved by ${nameOf(r.solved_by)}`;
+      const who = r.solved_by === null || r.solved_by === undefined ? T("gi.hist.unsolved") : T("gi.hist.solved_by", { name: nameOf(r.solved_by) });
       list.append(
         h(
           "li",
           { "data-round": r.round },
           h("strong", {}, r.answer),
-          ` — ${nameOf(r.riddler, false)}'s riddle, ${who} after ${r.revealed.length} hint${r.revealed.length === 1 ? "" : "s"}. Hints: ${r.revealed.join(", ")}`,
-          r.hints.length > r.revealed.length ? ` (unused: ${r.hints.filter((x) => !r.revealed.includes(x)).join(", ")})` : "",
-          ". Points: ",
-          r.points.map((p, s) => (p ? `${nameOf(s)} +${p}` : null)).filter(Boolean).join(", ") || "none",
+          ` — ${T(r.revealed.length === 1 ? "gi.hist.line_1" : "gi.hist.line", { riddler: nameOf(r.riddler, false), who, n: r.revealed.length, hints: r.revealed.join(", ") })}`,
+          r.hints.length > r.revealed.length ? ` (${T("gi.hist.unused", { hints: r.hints.filter((x) => !r.revealed.includes(x)).join(", ") })})` : "",
+          `. ${T("gi.hist.points")} `,
+          r.points.map((p, s) => (p ? `${nameOf(s)} +${p}` : null)).filter(Boolean).join(", ") || T("gi.none"),
         ),
       );
     }
-    return h("details", { class: "gi-history-box", open: v.over ? true : null }, h("summary", {}, `Finished rounds (${v.history.length})`), list);
+    return h("details", { class: "gi-history-box", open: v.over ? true : null }, h("summary", {}, T("gi.finished_rounds", { n: v.history.length })), list);
   }
 
   // --- render -----------------------------------------------------------------------------

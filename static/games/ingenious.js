@@ -15,6 +15,7 @@
 
 // the page's one DOM builder: player text always as text, never HTML
 import { el as h } from "/static/js/api.js";
+import { t as T } from "/static/js/i18n.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 const COLOURS = ["red", "green", "blue", "orange", "yellow", "purple"];
@@ -28,6 +29,9 @@ const HEX_KEYS = { q: [0, -1], e: [1, -1], a: [-1, 0], d: [1, 0], z: [-1, 1], c:
 const DIR_NAME = { "1,0": "right", "0,1": "down-right", "-1,1": "down-left", "-1,0": "left", "0,-1": "up-left", "1,-1": "up-right" };
 const DIR_ORDER = [[1, 0], [0, 1], [-1, 1], [-1, 0], [0, -1], [1, -1]];
 const SQRT3 = Math.sqrt(3);
+// a colour's name and its symbol's, in the page's language (the wire names stay English)
+const colourName = (c) => T(`ingenious.colour.${c}`);
+const shapeName = (c) => T(`ingenious.shape.${SHAPE[c]}`);
 
 function s(tag, attrs = {}, ...children) {
   const node = document.createElementNS(SVG_NS, tag);
@@ -236,27 +240,27 @@ export function createGameView(root, ctx) {
     zoomIn.disabled = zoom === ZOOMS.length - 1;
     zoomLevel.textContent = `${Math.round(ZOOMS[zoom] * 100)}%`;
   };
-  const zoomOut = h("button", { type: "button", class: "ingenious-zoom", "data-testid": "ingenious-zoom-out", "aria-label": "Zoom out", disabled: true, onclick: () => setZoom(zoom - 1) }, "−");
+  const zoomOut = h("button", { type: "button", class: "ingenious-zoom", "data-testid": "ingenious-zoom-out", "aria-label": T("ingenious.zoom_out"), disabled: true, onclick: () => setZoom(zoom - 1) }, "−");
   const zoomLevel = h("span", { class: "ingenious-zoom-level", "data-testid": "ingenious-zoom-level" }, "100%");
-  const zoomIn = h("button", { type: "button", class: "ingenious-zoom", "data-testid": "ingenious-zoom-in", "aria-label": "Zoom in", onclick: () => setZoom(zoom + 1) }, "+");
-  const zoomBox = h("span", { class: "ingenious-zoom-box", role: "group", "aria-label": "Board zoom" }, zoomOut, zoomLevel, zoomIn);
+  const zoomIn = h("button", { type: "button", class: "ingenious-zoom", "data-testid": "ingenious-zoom-in", "aria-label": T("ingenious.zoom_in"), onclick: () => setZoom(zoom + 1) }, "+");
+  const zoomBox = h("span", { class: "ingenious-zoom-box", role: "group", "aria-label": T("ingenious.zoom") }, zoomOut, zoomLevel, zoomIn);
   const top = h("div", { class: "ingenious-top" }, status, h("div", { class: "ingenious-meta" }, deadline, bag, zoomBox));
   // role application: screen readers pass the arrow and letter keys to the board's own keys
   const boardSvg = s("svg", { class: "ingenious-board", "data-testid": "ingenious-board", role: "application", "aria-roledescription": "board",
-    "aria-label": "Board: arrow keys move, Enter places the first colour, then arrows choose the second, Enter confirms, Escape steps back, F flips" });
+    "aria-label": T("ingenious.board_label") });
   boardSvg.addEventListener("keydown", boardKey);
   const boardWrap = h("div", { class: "ingenious-board-wrap" });
   boardWrap.append(boardSvg);
   const prompt = h("div", { class: "ingenious-prompt", "data-testid": "ingenious-prompt" });
-  const rack = h("div", { class: "ingenious-rack", "data-testid": "ingenious-rack", role: "listbox", "aria-label": "Your tiles" });
+  const rack = h("div", { class: "ingenious-rack", "data-testid": "ingenious-rack", role: "listbox", "aria-label": T("ingenious.rack") });
   const preview = h("div", { class: "ingenious-preview", "data-testid": "ingenious-preview" });
-  const flipBtn = h("button", { type: "button", "data-testid": "ingenious-flip", onclick: () => { ui.flipped = !ui.flipped; render(); } }, "Flip");
-  const cancelBtn = h("button", { type: "button", "data-testid": "ingenious-cancel", onclick: () => { clearSelection(); render(); } }, "Cancel");
-  const confirmBtn = h("button", { type: "button", class: "primary", "data-testid": "ingenious-confirm", onclick: confirm }, "Place");
+  const flipBtn = h("button", { type: "button", "data-testid": "ingenious-flip", onclick: () => { ui.flipped = !ui.flipped; render(); } }, T("ingenious.flip"));
+  const cancelBtn = h("button", { type: "button", "data-testid": "ingenious-cancel", onclick: () => { clearSelection(); render(); } }, T("ingenious.cancel"));
+  const confirmBtn = h("button", { type: "button", class: "primary", "data-testid": "ingenious-confirm", onclick: confirm }, T("ingenious.place"));
   const controls = h("div", { class: "ingenious-controls" }, flipBtn, cancelBtn, confirmBtn);
   const scores = h("div", { class: "ingenious-scores", "data-testid": "ingenious-scores" });
   const ranking = h("div", { class: "ingenious-ranking", "data-testid": "ingenious-ranking", tabindex: "-1" });
-  const log = h("ul", { class: "ingenious-log", "data-testid": "ingenious-log", "aria-label": "Moves" });
+  const log = h("ul", { class: "ingenious-log", "data-testid": "ingenious-log", "aria-label": T("ingenious.moves") });
   const side = h(
     "div",
     { class: "ingenious-side" },
@@ -264,7 +268,7 @@ export function createGameView(root, ctx) {
     prompt,
     h("div", { class: "ingenious-hand" }, rack, preview, controls),
     scores,
-    h("details", { class: "ingenious-log-box", open: true }, h("summary", {}, "Moves"), log),
+    h("details", { class: "ingenious-log-box", open: true }, h("summary", {}, T("ingenious.moves")), log),
   );
   root.append(top, h("div", { class: "ingenious-main" }, boardWrap, side));
 
@@ -272,7 +276,7 @@ export function createGameView(root, ctx) {
   const tick = () => {
     if (!meta.deadline || !view || view.over) { deadline.textContent = ""; return; }
     const secs = Math.max(0, Math.round((meta.deadline - Date.now()) / 1000));
-    deadline.textContent = `${Math.floor(secs / 60)}:${String(secs % 60).padStart(2, "0")} left`;
+    deadline.textContent = T("ingenious.time_left", { time: `${Math.floor(secs / 60)}:${String(secs % 60).padStart(2, "0")}` });
   };
   timer = setInterval(tick, 1000);
 
@@ -486,7 +490,7 @@ export function createGameView(root, ctx) {
       if (ui.first && ui.second) { confirm(); return; }
       const partners = legalTargets(view, view.first_round);
       const here = key(...ui.cursor);
-      if (!partners.has(here)) { preview.textContent = "No tile can start on this cell."; say(preview.textContent); return; }
+      if (!partners.has(here)) { preview.textContent = T("ingenious.no_start"); say(preview.textContent); return; }
       if (ui.tile === null) ui.tile = 0;
       ui.first = [...ui.cursor];
       const [q, r] = ui.first;
@@ -596,7 +600,7 @@ export function createGameView(root, ctx) {
         b.replaceChildren(tileIcon(t));
       }
       b.setAttribute("aria-selected", ui.tile === i ? "true" : "false");
-      b.setAttribute("aria-label", `${t[0]} ${SHAPE[t[0]]} and ${t[1]} ${SHAPE[t[1]]}`);
+      b.setAttribute("aria-label", T("ingenious.tile", { a: colourName(t[0]), sa: shapeName(t[0]), b: colourName(t[1]), sb: shapeName(t[1]) }));
       // aria-disabled, not disabled: the rack keeps the keyboard between turns
       b.setAttribute("aria-disabled", usable ? "false" : "true");
       b.setAttribute("tabindex", i === ui.rackFocus ? "0" : "-1");
@@ -648,8 +652,8 @@ export function createGameView(root, ctx) {
   }
 
   function gainText(gained) {
-    const parts = Object.entries(gained).map(([c, g]) => `+${g} ${c}`);
-    return parts.length ? parts.join(", ") : "no points";
+    const parts = Object.entries(gained).map(([c, g]) => `+${g} ${colourName(c)}`);
+    return parts.length ? parts.join(", ") : T("ingenious.no_points");
   }
 
   function renderPreview() {
@@ -661,9 +665,9 @@ export function createGameView(root, ctx) {
     cancelBtn.disabled = (!ui.first && ui.tile === null) || ui.busy;
     confirmBtn.disabled = !(col && ui.first && ui.second) || ui.busy;
     if (!active) return;
-    if (!col) { preview.textContent = "Pick a tile from your rack."; return; }
-    if (!ui.first) { preview.textContent = `Pick a highlighted cell for ${col[0]}.`; return; }
-    if (!ui.second) { preview.textContent = `Pick a neighbouring cell for ${col[1]}.`; return; }
+    if (!col) { preview.textContent = T("ingenious.pick_tile"); return; }
+    if (!ui.first) { preview.textContent = T("ingenious.pick_first", { colour: colourName(col[0]) }); return; }
+    if (!ui.second) { preview.textContent = T("ingenious.pick_second", { colour: colourName(col[1]) }); return; }
     const p = previewGain(view, ctx.seat, col, [ui.first, ui.second]);
     const where = `${col[0]} on ${cellName(...ui.first, view.radius)}, ${col[1]} ${DIR_NAME[key(ui.second[0] - ui.first[0], ui.second[1] - ui.first[1])]}: `;
     const lost = Object.entries(p.raw).filter(([c, g]) => (p.gained[c] || 0) < g).map(([c, g]) => `${g - (p.gained[c] || 0)} ${c} over the cap`);
@@ -672,7 +676,7 @@ export function createGameView(root, ctx) {
         h("span", { class: "ingenious-where" }, where),
         h("strong", {}, gainText(p.gained)),
       lost.length ? h("span", { class: "muted" }, ` (${lost.join(", ")} lost)`) : null,
-        p.bonus ? h("span", { class: "ingenious-ingenious" }, ` Ingenious! +${p.bonus} placement${p.bonus > 1 ? "s" : ""}`) : null,
+        p.bonus ? h("span", { class: "ingenious-ingenious" }, ` ${T(p.bonus > 1 ? "ingenious.bonus_preview_n" : "ingenious.bonus_preview", { n: p.bonus })}`) : null,
       ].filter(Boolean),
     );
     preview.setAttribute("data-gain", JSON.stringify(p.gained));
@@ -686,19 +690,19 @@ export function createGameView(root, ctx) {
       prompt.hidden = false;
       prompt.className = "ingenious-prompt ingenious-swap";
       prompt.append(
-        h("p", {}, "None of your tiles shows your lowest colour. Swap them for six new tiles? (Your tiles are shown to everyone.)"),
+        h("p", {}, T("ingenious.swap_question")),
         h("div", { class: "row" },
-          h("button", { type: "button", class: "primary", "data-testid": "ingenious-swap-yes", disabled: ui.busy, onclick: () => answerSwap(true) }, "Swap tiles"),
-          h("button", { type: "button", "data-testid": "ingenious-swap-no", disabled: ui.busy, onclick: () => answerSwap(false) }, "Keep them")),
+          h("button", { type: "button", class: "primary", "data-testid": "ingenious-swap-yes", disabled: ui.busy, onclick: () => answerSwap(true) }, T("ingenious.swap_yes")),
+          h("button", { type: "button", "data-testid": "ingenious-swap-no", disabled: ui.busy, onclick: () => answerSwap(false) }, T("ingenious.swap_no"))),
       );
       return;
     }
     if (view.phase === "place" && (view.bonus_pending > 0 || lastBonusFor(view.turn))) {
       prompt.hidden = false;
       prompt.className = "ingenious-prompt ingenious-bonus";
-      const who = myTurn() ? "You place" : `${nameOf(view.turn)} places`;
-      prompt.append(h("p", { "data-testid": "ingenious-bonus" }, h("strong", {}, "Ingenious! "), `${who} another tile before refilling`,
-        view.placements_left > 1 ? ` (${view.placements_left} placements left).` : "."));
+      const who = myTurn() ? T("ingenious.bonus_you") : T("ingenious.bonus_other", { name: nameOf(view.turn) });
+      prompt.append(h("p", { "data-testid": "ingenious-bonus" }, h("strong", {}, `${T("ingenious.ingenious")} `), who,
+        view.placements_left > 1 ? ` ${T("ingenious.placements_left", { n: view.placements_left })}` : "."));
     }
   }
 
@@ -747,14 +751,17 @@ export function createGameView(root, ctx) {
 
   function eventText(e) {
     const who = e.seat !== undefined ? nameOf(e.seat) : "";
-    if (e.type === "place") return `${who} placed ${e.colors.join("–")}, ${gainText(e.gained)}`;
-    if (e.type === "bonus") return `Ingenious! ${who}: ${e.colors.join(" and ")} reached a bonus (${e.count} extra placement${e.count > 1 ? "s" : ""})`;
-    if (e.type === "swap") return `${who} swapped tiles: ${e.tiles.map((t) => t.join("/")).join(", ")}`;
-    if (e.type === "keep") return `${who} kept their tiles`;
-    if (e.type === "pass") return `${who} has no tiles and passes`;
+    const names = (colors) => colors.map(colourName);
+    if (e.type === "place") return T("ingenious.ev.place", { who, tile: names(e.colors).join("–"), gain: gainText(e.gained) });
+    if (e.type === "bonus") {
+      return T(e.count > 1 ? "ingenious.ev.bonus_n" : "ingenious.ev.bonus", { who, colours: names(e.colors).join(T("ingenious.and")), n: e.count });
+    }
+    if (e.type === "swap") return T("ingenious.ev.swap", { who, tiles: e.tiles.map((t) => names(t).join("/")).join(", ") });
+    if (e.type === "keep") return T("ingenious.ev.keep", { who });
+    if (e.type === "pass") return T("ingenious.ev.pass", { who });
     if (e.type === "end") {
-      const why = { all_colours_capped: "every colour at the cap", board_full: "no room for another tile", no_tiles: "no tiles left" }[e.reason] || e.reason;
-      return `Game over (${why}).`;
+      const why = ["all_colours_capped", "board_full", "no_tiles"].includes(e.reason) ? T(`ingenious.end.${e.reason}`) : e.reason;
+      return T("ingenious.ev.end", { why });
     }
     return e.type;
   }
@@ -780,36 +787,37 @@ export function createGameView(root, ctx) {
       for (let i = 0; i < 6; i++) if (a.sorted[i] !== b.sorted[i]) return b.sorted[i] - a.sorted[i];
       return 0;
     });
-    ranking.append(h("h3", {}, view.variant === "solo" ? `Solo result: ${view.result.solo_score}` : "Final ranking"));
+    ranking.append(h("h3", {}, view.variant === "solo" ? T("ingenious.solo_result", { n: view.result.solo_score }) : T("ingenious.final_ranking")));
     const ol = h("ol", {});
     for (const row of rows) {
       const won = row.seats.some((x) => winners.has(x));
       const scoresList = h("span", { class: "ingenious-rank-scores" },
-        row.colours.map((c) => h("span", { class: "ingenious-rank-colour", "data-colour": c, title: `${c} ${row.track[c]}`, "aria-label": `${c} ${row.track[c]}` },
+        row.colours.map((c) => h("span", { class: "ingenious-rank-colour", "data-colour": c, title: `${colourName(c)} ${row.track[c]}`, "aria-label": `${colourName(c)} ${row.track[c]}` },
           symbolIcon(c, 16), String(row.track[c]))));
       ol.append(h("li", { class: won ? "winner" : "", "data-testid": `ingenious-rank-${row.seats.join("-")}` },
         h("span", { class: "ingenious-rank-name" }, row.seats.map(nameOf).join(" + ")), scoresList,
-        won && view.variant !== "solo" ? h("strong", {}, " wins") : null));
+        won && view.variant !== "solo" ? h("strong", {}, ` ${T("ingenious.wins_badge")}`) : null));
     }
     ranking.append(ol);
   }
 
   function renderStatus() {
-    bag.textContent = `Bag: ${view.bag_count} tiles`;
+    bag.textContent = T("ingenious.bag", { n: view.bag_count });
     if (view.over) {
       const names = view.result ? view.result.winners.map(nameOf) : [];
-      if (view.variant === "solo") status.textContent = `Game over: the lowest colour is ${view.result.solo_score}.`;
-      else if (view.teams && view.result.winners.length === 2) status.textContent = `Game over: ${names.join(" + ")} win.`;
-      else status.textContent = `Game over: ${names.join(" and ")} ${names.length > 1 ? "share the victory" : "wins"}.`;
+      if (view.variant === "solo") status.textContent = T("ingenious.over_solo", { n: view.result.solo_score });
+      else if (view.teams && view.result.winners.length === 2) status.textContent = T("ingenious.over_team", { names: names.join(" + ") });
+      else if (names.length > 1) status.textContent = T("ingenious.over_shared", { names: names.join(T("ingenious.and")) });
+      else status.textContent = T("ingenious.over_one", { name: names.join("") });
       return;
     }
     if (myTurn()) {
-      if (view.phase === "swap") status.textContent = "Your turn: swap your tiles?";
-      else status.textContent = view.first_round ? "Your turn: your first tile must touch a free start symbol." : "Your turn: place a tile.";
+      if (view.phase === "swap") status.textContent = T("ingenious.your_swap");
+      else status.textContent = T(view.first_round ? "ingenious.your_first" : "ingenious.your_turn");
     } else if (ui.sentSeq !== null || ui.busy) {
-      status.textContent = "Sending your move…";
+      status.textContent = T("ingenious.sending");
     } else {
-      status.textContent = `${nameOf(view.turn)} is ${view.phase === "swap" ? "deciding on a swap" : "placing a tile"}.`;
+      status.textContent = T(view.phase === "swap" ? "ingenious.other_swap" : "ingenious.other_place", { name: nameOf(view.turn) });
     }
   }
 

@@ -7,6 +7,7 @@
 // board module (or if it fails) the views are shown as readable JSON. Text only, never HTML.
 
 import { api, el } from "./api.js";
+import { t, tOr } from "./i18n.js";
 
 const PLAY_MS = 900;
 
@@ -43,19 +44,19 @@ function describeValue(value) {
 }
 
 function describeMove(move) {
-  if (!move) return "Start of the game (no moves yet).";
-  const who = move.seat === null ? "Timer" : move.player;
+  if (!move) return t("replay.start");
+  const who = move.seat === null ? t("replay.timer") : move.player;
   const { type, ...fields } = move.action || {};
   const details = Object.entries(fields).map(([k, v]) => `${k.replaceAll("_", " ")} ${describeValue(v)}`).join("; ");
-  return `Move ${move.seq} · ${who}: ${String(type || "move").replaceAll("_", " ")}${details ? ` (${details})` : ""}`;
+  return `${t("replay.move", { n: move.seq })} · ${who}: ${String(type || "move").replaceAll("_", " ")}${details ? ` (${details})` : ""}`;
 }
 
 function seatNames(seats, list) {
-  return (list || []).map((s) => (seats.find((x) => x.seat === s) || { name: `Player ${s + 1}` }).name).join(", ");
+  return (list || []).map((s) => (seats.find((x) => x.seat === s) || { name: t("options.player", { n: s + 1 }) }).name).join(", ");
 }
 
 export async function createReplayPlayer(root, { apiBase, full = false, initialSeq = null, onSeq = null }) {
-  root.replaceChildren(el("p", { class: "muted" }, "Loading the replay…"));
+  root.replaceChildren(el("p", { class: "muted" }, t("replay.loading")));
   const log = await api("GET", `${apiBase}/log`);
   const game = log.game;
   const last = game.last_seq;
@@ -71,26 +72,26 @@ export async function createReplayPlayer(root, { apiBase, full = false, initialS
 
   const button = (label, testid, title, onclick) =>
     el("button", { type: "button", title, "aria-label": title, dataset: { testid }, onclick }, label);
-  const first = button("|◀", "replay-first", "First move", () => go(0));
-  const prev = button("◀", "replay-prev", "Step back", () => go(seq - 1));
-  const play = button("▶ Play", "replay-play", "Play / pause", () => (timer ? pause() : start()));
-  const next = button("▶", "replay-next", "Step forward", () => go(seq + 1));
-  const end = button("▶|", "replay-last", "Last move", () => go(last));
+  const first = button("|◀", "replay-first", t("replay.first"), () => go(0));
+  const prev = button("◀", "replay-prev", t("replay.prev"), () => go(seq - 1));
+  const play = button(`▶ ${t("replay.play")}`, "replay-play", t("replay.play_pause"), () => (timer ? pause() : start()));
+  const next = button("▶", "replay-next", t("replay.next"), () => go(seq + 1));
+  const end = button("▶|", "replay-last", t("replay.last"), () => go(last));
   const slider = el("input", {
-    type: "range", min: 0, max: last, value: seq, "aria-label": "Move", dataset: { testid: "replay-slider" },
+    type: "range", min: 0, max: last, value: seq, "aria-label": t("replay.slider"), dataset: { testid: "replay-slider" },
   });
   slider.addEventListener("input", () => go(Number(slider.value)));
   const jump = el("input", {
-    type: "number", min: 0, max: last, value: seq, inputmode: "numeric", "aria-label": "Jump to seq",
+    type: "number", min: 0, max: last, value: seq, inputmode: "numeric", "aria-label": t("replay.jump_label"),
     class: "replay-jump", dataset: { testid: "replay-jump" },
   });
   jump.addEventListener("change", () => go(Number(jump.value)));
   const seqLabel = el("span", { class: "replay-seq", dataset: { testid: "replay-seq" } });
-  const select = el("select", { "aria-label": "View as", dataset: { testid: "replay-view-as" } });
+  const select = el("select", { "aria-label": t("replay.view_as"), dataset: { testid: "replay-view-as" } });
   for (const s of game.seats) {
-    select.append(el("option", { value: `seat:${s.seat}` }, `${s.name}${s.bot ? " (bot)" : ""}`));
+    select.append(el("option", { value: `seat:${s.seat}` }, `${s.name}${s.bot ? ` (${t("seat.bot")})` : ""}`));
   }
-  select.append(el("option", { value: "spectator" }, "Spectator"));
+  select.append(el("option", { value: "spectator" }, t("replay.spectator")));
   // the engine's raw state (PRNG, undealt cards) is the admin's only
   if (full) select.append(el("option", { value: "full" }, "Full state (everything)"));
   select.value = viewAs;
@@ -100,9 +101,9 @@ export async function createReplayPlayer(root, { apiBase, full = false, initialS
   const stage = el("div", { class: "replay-stage", dataset: { testid: "replay-board" } });
   const controls = el("div", { class: "replay-controls" }, first, prev, play, next, end, seqLabel);
   const options = el("div", { class: "replay-controls" },
-    el("label", {}, "Jump to ", jump), el("label", {}, "View as ", select));
+    el("label", {}, `${t("replay.jump")} `, jump), el("label", {}, `${t("replay.view_as")} `, select));
   root.replaceChildren(
-    el("h2", {}, `Replay · ${info ? info.title : game.engine}`),
+    el("h2", {}, `${t("replay.page_title")} · ${info ? tOr(`game.${info.id}.title`, info.title) : game.engine}`),
     controls, slider, options, moveLine, status, stage,
   );
   root.tabIndex = -1;
@@ -122,7 +123,7 @@ export async function createReplayPlayer(root, { apiBase, full = false, initialS
     }
     const seat = viewAs.startsWith("seat:") ? Number(viewAs.slice(5)) : null;
     if (!board) {
-      view = rawView(stage, "This game's board is not available here; showing the raw view.");
+      view = rawView(stage, t("room.board_failed"));
       return;
     }
     const ctx = {
@@ -139,7 +140,7 @@ export async function createReplayPlayer(root, { apiBase, full = false, initialS
     } catch (err) {
       console.error(err);
       stage.replaceChildren();
-      view = rawView(stage, "This game's board could not draw the replay; showing the raw view.");
+      view = rawView(stage, t("room.board_failed"));
     }
   }
 
@@ -155,7 +156,7 @@ export async function createReplayPlayer(root, { apiBase, full = false, initialS
 
   async function render() {
     const mine = ++token;
-    seqLabel.textContent = `Move ${seq} of ${last}`;
+    seqLabel.textContent = t("replay.move_of", { n: seq, last });
     root.dataset.seq = String(seq);
     slider.value = String(seq);
     jump.value = String(seq);
@@ -165,15 +166,15 @@ export async function createReplayPlayer(root, { apiBase, full = false, initialS
     try {
       data = await fetchState(seq);
     } catch (err) {
-      status.textContent = `Could not load move ${seq}: ${err.message}`;
+      status.textContent = t("replay.move_failed", { n: seq, error: err.message });
       return;
     }
     if (mine !== token) return; // a newer step won the race
     moveLine.textContent = describeMove(data.move);
     const nextUp = seatNames(game.seats, data.to_act);
     status.textContent = data.outcome
-      ? "Game over."
-      : `${String(data.phase).replaceAll("_", " ")}${nextUp ? ` · next: ${nextUp}` : ""}`;
+      ? t("replay.over")
+      : `${tOr(`phase.${game.engine}.${data.phase}`, String(data.phase).replaceAll("_", " "))}${nextUp ? ` · ${t("replay.next_up", { names: nextUp })}` : ""}`;
     let shown;
     if (viewAs === "full") shown = data.state;
     else if (viewAs === "spectator") shown = data.spectator;
@@ -183,7 +184,7 @@ export async function createReplayPlayer(root, { apiBase, full = false, initialS
     } catch (err) {
       console.error(err);
       view.destroy();
-      view = rawView(stage, "This game's board could not draw this move; showing the raw view.");
+      view = rawView(stage, t("room.board_failed"));
       view.update(shown, { seq, deadline: null });
     }
     if (onSeq) onSeq(seq);
@@ -232,10 +233,10 @@ export async function mountPlayerReplay(container) {
     await createReplayPlayer(root, { apiBase: `/api/rooms/${encodeURIComponent(roomId)}/games/${encodeURIComponent(gameId)}` });
   } catch (err) {
     const message = err.status === 409
-      ? "The replay opens once the game is over."
+      ? t("error.game_running")
       : err.status === 401
-        ? "Only the room's players can watch this replay: open it from the room you played in."
-        : `The replay could not load: ${err.message}`;
+        ? t("replay.players_only")
+        : t("replay.failed", { error: err.message });
     root.replaceChildren(el("p", { class: "error", dataset: { testid: "replay-error" } }, message));
   }
 }

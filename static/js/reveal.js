@@ -3,6 +3,7 @@
 // `ready` action) or the phase's clock runs out; the server starts the next round, this only
 // draws the screen: the round, a Continue button, whom we wait for and the time left.
 import { el } from "./api.js";
+import { t } from "./i18n.js";
 
 // revealScreen(...) -> the node that stands in for the board; the game rebuilds it on every update.
 //   title, body: the round's result (body: a node); toAct: the seats not ready yet;
@@ -15,9 +16,9 @@ export function revealScreen({ title, body, toAct, seat, deadline = null, onRead
   const parts = [el("h2", { class: "reveal-title", "data-testid": "reveal-title", tabindex: "-1" }, title), body];
   if (mine) {
     parts.push(el("button", { type: "button", class: "primary", "data-testid": "reveal-continue", disabled: sending,
-      onclick: () => onReady() }, sending ? "Sending…" : "Continue"));
+      onclick: () => onReady() }, sending ? t("reveal.sending") : t("reveal.continue")));
   } else {
-    const text = others.length ? `Waiting for ${others.join(", ")}…` : "The next round is starting…";
+    const text = others.length ? t("reveal.waiting_for", { names: others.join(", ") }) : t("reveal.next_starting");
     parts.push(el("p", { class: "reveal-waiting", "data-testid": "reveal-waiting" }, text));
   }
   if (deadline) parts.push(countdown(deadline));
@@ -29,7 +30,7 @@ function countdown(deadline) {
   const node = el("p", { class: "reveal-count", "data-testid": "reveal-count", "aria-hidden": "true" });
   const tick = () => {
     const left = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
-    node.textContent = `Next round in ${left} s`;
+    node.textContent = t("reveal.next_in", { n: left });
   };
   tick();
   const timer = setInterval(() => { if (node.isConnected) tick(); else clearInterval(timer); }, 250);
@@ -38,9 +39,9 @@ function countdown(deadline) {
 
 // The status line of the results phase, for the page and the screen reader.
 export function revealStatus({ toAct, seat, canReady, nameOf }) {
-  if (canReady && seat !== null && toAct.includes(seat)) return "Round over: press Continue when you are ready for the next round.";
+  if (canReady && seat !== null && toAct.includes(seat)) return t("reveal.status_ready");
   const others = toAct.filter((s) => s !== seat).map((s) => nameOf(s));
-  return others.length ? `Round over. Waiting for ${others.join(", ")}…` : "Round over. The next round is starting…";
+  return others.length ? t("reveal.status_waiting", { names: others.join(", ") }) : t("reveal.status_starting");
 }
 
 // Puts the keyboard on Continue when the reveal comes up, unless the person is typing

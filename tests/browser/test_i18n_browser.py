@@ -62,3 +62,24 @@ async def test_a_german_browser_sees_the_room_in_german_switches_to_english_and_
     await expect(host.get_by_test_id("create-room")).to_have_text("Create room")
     await host_ctx.close()
     await guest_ctx.close()
+
+
+async def test_a_german_browser_sees_the_game_board_in_german_and_names_as_typed(
+    server: ServerProcess, browser: Browser
+) -> None:
+    ctx = await browser.new_context(locale="de-DE")
+    page = await ctx.new_page()
+    await page.goto(server.base + "/")
+    await page.get_by_test_id("game-ingenious").check(force=True)
+    await expect(page.get_by_test_id("game-ingenious").locator("..")).to_contain_text("Einfach Genial")
+    await page.get_by_test_id("host-name").fill("Grace the Great")
+    await press(page.get_by_test_id("create-room"))
+    await expect(page.get_by_test_id("connection")).to_have_attribute("data-state", "open")
+    await press(page.get_by_test_id("add-bot"))
+    await expect(page.get_by_test_id("seats").locator("li")).to_have_count(2)
+    await press(page.get_by_test_id("start"))
+    await expect(page.get_by_test_id("room-status")).to_contain_text("Im Spiel")
+    await expect(page.get_by_test_id("ingenious-status")).to_contain_text("Du bist dran")
+    await expect(page.get_by_test_id("ingenious-confirm")).to_have_text("Legen")
+    await expect(page.get_by_test_id("seats")).to_contain_text("Grace the Great")
+    await ctx.close()

@@ -138,3 +138,22 @@ async def test_the_invite_page_is_german_but_names_stay_as_typed(client: httpx.A
     async with httpx.AsyncClient(transport=client._transport, base_url="http://testserver") as guest:
         r = await guest.get(f"/join/{invite}", headers={"Accept-Language": "de"})
     assert "Spiel mit Ada: Einfach Genial" in r.text and "Mitspielen" in r.text
+
+
+def test_every_key_the_scripts_and_templates_name_is_in_the_catalog() -> None:
+    english = catalog("en")
+    named: set[tuple[str, str]] = set()
+    # t("room.start") in a script (the game modules import it as T), t("home.title") in a template
+    call = re.compile(r"""\b[tT]\(\s*["']([a-z][\w.-]*)["']""")
+    for folder, pattern in (("static", "*.js"), ("templates", "*.html")):
+        for path in (ROOT / folder).rglob(pattern):
+            if "admin" in path.parts:
+                continue
+            named |= {(path.name, key) for key in call.findall(path.read_text(encoding="utf-8"))}
+    # "game." ~ id: a prefix that some key must start with
+    missing = sorted(
+        (name, key)
+        for name, key in named
+        if key not in english and not (key.endswith(".") and any(k.startswith(key) for k in english))
+    )
+    assert named and missing == []
