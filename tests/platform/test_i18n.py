@@ -157,3 +157,11 @@ def test_every_key_the_scripts_and_templates_name_is_in_the_catalog() -> None:
         if key not in english and not (key.endswith(".") and any(k.startswith(key) for k in english))
     )
     assert named and missing == []
+
+
+@pytest.mark.parametrize("game", ["genius-idea", "ingenious", "brainiac"])
+async def test_each_games_rules_are_written_in_german_too(client: httpx.AsyncClient, game: str) -> None:
+    german = await client.get(f"/rules/{game}", headers={"Accept-Language": "de"})
+    english = await client.get(f"/rules/{game}", headers={"Accept-Language": "en"})
+    assert "in einer Minute" in german.text and "in one minute" not in german.text
+    assert "in one minute" in english.text
