@@ -32,6 +32,7 @@ const SQRT3 = Math.sqrt(3);
 // a colour's name and its symbol's, in the page's language (the wire names stay English)
 const colourName = (c) => T(`ingenious.colour.${c}`);
 const shapeName = (c) => T(`ingenious.shape.${SHAPE[c]}`);
+const dirName = (dq, dr) => T(`ingenious.dir.${DIR_NAME[key(dq, dr)]}`);
 
 function s(tag, attrs = {}, ...children) {
   const node = document.createElementNS(SVG_NS, tag);
@@ -125,7 +126,7 @@ function onBoard(q, r, R) {
 
 // A cell's name for people: rows top to bottom, columns left to right within the row, from 1.
 export function cellName(q, r, R) {
-  return `row ${r + R + 1}, column ${q - Math.max(-R, -R - r) + 1}`;
+  return T("ingenious.cell", { row: r + R + 1, column: q - Math.max(-R, -R - r) + 1 });
 }
 
 function boardMap(view) {
@@ -388,9 +389,11 @@ export function createGameView(root, ctx) {
 
   function cellLabel(node, placed, ghostColour, start, target) {
     let what;
-    if (placed) what = `${placed} ${SHAPE[placed]}${start ? ", start symbol" : ""}`;
-    else if (ghostColour) what = `${ghostColour}, ${ui.first && key(...ui.first) === key(node.q, node.r) ? "first" : "second"} half of your tile`;
-    else what = target ? "empty, you can place here" : "empty";
+    if (placed) what = `${colourName(placed)} ${shapeName(placed)}${start ? `, ${T("ingenious.cell_start")}` : ""}`;
+    else if (ghostColour) {
+      const first = ui.first && key(...ui.first) === key(node.q, node.r);
+      what = T(first ? "ingenious.cell_first_half" : "ingenious.cell_second_half", { colour: colourName(ghostColour) });
+    } else what = T(target ? "ingenious.cell_target" : "ingenious.cell_empty");
     return `${cellName(node.q, node.r, view.radius)}, ${what}`;
   }
 
@@ -471,7 +474,7 @@ export function createGameView(root, ctx) {
       const now = ui.second ? free.findIndex((c) => key(...c) === key(...ui.second)) : -1;
       ui.second = free[(now + 1) % free.length];
     } else {
-      preview.textContent = `No free cell ${dirs.map(([dq, dr]) => DIR_NAME[key(dq, dr)]).join(" or ")} of the first colour.`;
+      preview.textContent = T("ingenious.no_free_cell", { dirs: dirs.map(([dq, dr]) => dirName(dq, dr)).join(T("ingenious.or")) });
       say(preview.textContent);
       return true;
     }
@@ -497,7 +500,7 @@ export function createGameView(root, ctx) {
       ui.second = DIR_ORDER.map(([dq, dr]) => [q + dq, r + dr]).find((c) => partners.get(here).has(key(...c)));
       render();
       focusCursor();
-      say(`${preview.textContent} Arrows move the second colour, Enter places the tile.`);
+      say(`${preview.textContent} ${T("ingenious.keys_second")}`);
       return;
     }
     if (k === "Escape") {
@@ -669,13 +672,13 @@ export function createGameView(root, ctx) {
     if (!ui.first) { preview.textContent = T("ingenious.pick_first", { colour: colourName(col[0]) }); return; }
     if (!ui.second) { preview.textContent = T("ingenious.pick_second", { colour: colourName(col[1]) }); return; }
     const p = previewGain(view, ctx.seat, col, [ui.first, ui.second]);
-    const where = `${col[0]} on ${cellName(...ui.first, view.radius)}, ${col[1]} ${DIR_NAME[key(ui.second[0] - ui.first[0], ui.second[1] - ui.first[1])]}: `;
-    const lost = Object.entries(p.raw).filter(([c, g]) => (p.gained[c] || 0) < g).map(([c, g]) => `${g - (p.gained[c] || 0)} ${c} over the cap`);
+    const where = `${T("ingenious.where", { first: colourName(col[0]), cell: cellName(...ui.first, view.radius), second: colourName(col[1]), dir: dirName(ui.second[0] - ui.first[0], ui.second[1] - ui.first[1]) })}: `;
+    const lost = Object.entries(p.raw).filter(([c, g]) => (p.gained[c] || 0) < g).map(([c, g]) => T("ingenious.over_cap", { n: g - (p.gained[c] || 0), colour: colourName(c) }));
     preview.append(
       ...[
         h("span", { class: "ingenious-where" }, where),
         h("strong", {}, gainText(p.gained)),
-      lost.length ? h("span", { class: "muted" }, ` (${lost.join(", ")} lost)`) : null,
+      lost.length ? h("span", { class: "muted" }, ` (${T("ingenious.lost", { list: lost.join(", ") })})`) : null,
         p.bonus ? h("span", { class: "ingenious-ingenious" }, ` ${T(p.bonus > 1 ? "ingenious.bonus_preview_n" : "ingenious.bonus_preview", { n: p.bonus })}`) : null,
       ].filter(Boolean),
     );
@@ -733,7 +736,7 @@ export function createGameView(root, ctx) {
       box.append(h("div", { class: "ingenious-track-name" }, seats.map(nameOf).join(" + "), h("span", { class: "muted" }, ` lowest ${low}`)));
       for (const c of COLOURS) {
         const v = track[c];
-        const bar = h("div", { class: "ingenious-bar", role: "meter", "aria-valuemin": "0", "aria-valuemax": String(cap), "aria-valuenow": String(v), "aria-label": `${c} ${v} of ${cap}` });
+        const bar = h("div", { class: "ingenious-bar", role: "meter", "aria-valuemin": "0", "aria-valuemax": String(cap), "aria-valuenow": String(v), "aria-label": T("ingenious.meter", { colour: colourName(c), n: v, cap }) });
         const fill = h("div", { class: "ingenious-bar-fill" });
         fill.style.width = `${(100 * v) / cap}%`;
         fill.style.background = FILL[c];
