@@ -17,6 +17,8 @@ from functools import cache
 from importlib.resources import files
 from typing import Any
 
+from jinja2.utils import htmlsafe_json_dumps
+from markupsafe import Markup
 from starlette.requests import HTTPConnection
 
 LANGS = ("en", "de")
@@ -32,6 +34,13 @@ def catalog(lang: str) -> dict[str, str]:
     text = (files(__package__) / "locales" / f"{lang}.json").read_text(encoding="utf-8")
     data: dict[str, str] = json.loads(text)
     return data
+
+
+@cache
+def catalog_script(lang: str) -> Markup:
+    """The catalog of ``lang`` encoded for a page's ``<script type="application/json">``
+    (as Jinja's ``tojson`` would), once per language rather than on every page."""
+    return htmlsafe_json_dumps(catalog(lang))
 
 
 def placeholders(text: str) -> set[str]:
@@ -81,10 +90,10 @@ def choose(conn: HTTPConnection) -> str:
 
 
 def page_context(conn: HTTPConnection) -> dict[str, Any]:
-    """What every template gets: ``lang``, ``t`` and the catalog for the page's scripts."""
+    """What every template gets: ``lang``, ``t`` and the encoded catalog for the page's scripts."""
     lang = choose(conn)
 
     def t(key: str, fallback: str | None = None, **params: Any) -> str:
         return translate(lang, key, fallback, **params)
 
-    return {"lang": lang, "langs": LANGS, "t": t, "catalog": catalog(lang)}
+    return {"lang": lang, "langs": LANGS, "t": t, "catalog_script": catalog_script(lang)}
