@@ -49,7 +49,7 @@ async def play(pages: list[Page], step: Step, over: str, name: str, limit: int =
         if not revealed and await pages[0].get_by_test_id("reveal").count():
             await shot(pages[0], f"{name}-reveal")
             revealed = True
-        if not mid and n == 6:
+        if not mid and n >= 6 and not await pages[0].get_by_test_id("reveal").count():
             await shot(pages[0], f"{name}-playing")
             mid = True
         acted = False

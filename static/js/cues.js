@@ -35,8 +35,7 @@ export function createTurnCues(toggle, { announce = null } = {}) {
   function showToggle() {
     if (!toggle) return;
     toggle.setAttribute("aria-pressed", on ? "true" : "false");
-    const mark = toggle.querySelector(".alerts-mark");
-    if (mark) mark.textContent = on ? "🔔" : "🔕";
+    // the bell's slash (static/app.css) follows aria-pressed
   }
 
   // Browsers let a page make sound only after a tap or a key: the toggle is one, and when the

@@ -166,6 +166,9 @@ function renderHostControls() {
   const host_name = hostSeat ? hostSeat.name : t("room.the_host");
   note.textContent = { lobby: t("room.guest_lobby", { host: host_name }), finished: t("room.guest_finished", { host: host_name }) }[room.status] || "";
   note.hidden = !!host || !note.textContent;
+  // on a phone the Game tab shows this at a game's end: the rematch lives on the Room tab
+  $("next-game-text").textContent = host ? t("room.host_finished") : note.textContent;
+  $("next-game-rematch").hidden = !host;
   if (box.hidden) return;
   const lobby = room.status === "lobby";
   $("start").hidden = !lobby;
@@ -236,6 +239,7 @@ $("rematch").addEventListener("click", async () => {
     await hostCall("POST", `/api/rooms/${roomId}/rematch`);
   } catch { /* shown in room-error */ }
 });
+$("next-game-rematch").addEventListener("click", () => { tabs.show("room"); $("rematch").focus(); });
 $("leave-room").addEventListener("click", () => {
   if (!confirm(t(you && you.host ? "room.leave_confirm_host" : "room.leave_confirm"))) return;
   hostCall("POST", `/api/rooms/${roomId}/leave`).catch(() => {});

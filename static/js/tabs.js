@@ -27,6 +27,7 @@ export function createRoomTabs(roomEl, bar) {
   show("room");
 
   return {
+    show,
     // the room's status changed: the lobby opens on the room's details, a game on the board
     // (a game that ends stays on the tab in use: its result is on the board)
     status(next) {

@@ -54,9 +54,10 @@ async def test_the_room_address_is_a_join_screen_for_a_newcomer_and_guests_never
 
     await play_count21_to_the_end([host, guest])
     await expect(host.get_by_test_id("room-status")).to_contain_text("Game over")
-    # game over: the host may rematch (on her phone, on the Room tab); the guest sees no Start
-    # and no Rematch
-    await host.get_by_test_id("tab-room").tap()
+    # game over: on her phone the Game tab says what comes next and leads to the rematch on
+    # the Room tab; the guest (a laptop) sees no Start and no Rematch
+    await expect(host.get_by_test_id("next-game")).to_contain_text("Game over.")
+    await host.get_by_test_id("next-game-rematch").tap()
     await expect(host.get_by_test_id("rematch")).to_be_visible()
     await expect(host.get_by_test_id("start")).to_be_hidden()
     await expect(guest.get_by_test_id("guest-note")).to_have_text("Game over. Ada can start a rematch.")
