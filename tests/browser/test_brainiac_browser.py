@@ -145,3 +145,24 @@ async def test_the_replay_steps_through_a_rounds_reveal_without_a_continue_butto
     await expect(board.get_by_test_id("reveal")).to_be_hidden()
     await expect(board.get_by_test_id("bq-round")).to_contain_text("Round 2 of")
     await context.close()
+
+    # the admin's replay of the same game steps through the same reveal, seen as any seat
+    admin = await browser.new_page()
+    await admin.goto(f"{server.base}/admin")
+    await admin.get_by_test_id("admin-token").fill("t" * 32)  # support.ServerProcess's admin token
+    await admin.get_by_test_id("admin-login").click()
+    await admin.get_by_test_id("rooms-table").wait_for()
+    await admin.goto(f"{server.base}/admin/games/{start.json()['game_id']}")
+    board = admin.get_by_test_id("replay-board")
+    await admin.get_by_test_id("replay-view-as").select_option("seat:0")
+    for _ in range(40):
+        if await board.get_by_test_id("reveal").is_visible():
+            break
+        await admin.get_by_test_id("replay-next").click()
+    await expect(board.get_by_test_id("reveal-title")).to_have_text("Round 1: the reveal")
+    await expect(board.get_by_test_id("reveal-continue")).to_have_count(0)
+    for _ in range(3):
+        await admin.get_by_test_id("replay-next").click()
+    await expect(board.get_by_test_id("reveal")).to_be_hidden()
+    await expect(board.get_by_test_id("bq-round")).to_contain_text("Round 2 of")
+    await admin.context.close()
