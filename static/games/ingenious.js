@@ -786,21 +786,28 @@ export function createGameView(root, ctx) {
       sorted: COLOURS.map((c) => g.track[c]).sort((a, b) => a - b),
       colours: [...COLOURS].sort((a, b) => g.track[a] - g.track[b]),
     }));
-    rows.sort((a, b) => {
+    // highest lowest colour first; ties go to the next lowest, and so on
+    const compare = (a, b) => {
       for (let i = 0; i < 6; i++) if (a.sorted[i] !== b.sorted[i]) return b.sorted[i] - a.sorted[i];
       return 0;
-    });
+    };
+    rows.sort(compare);
     ranking.append(h("h3", {}, view.variant === "solo" ? T("ingenious.solo_result", { n: view.result.solo_score }) : T("ingenious.final_ranking")));
     const ol = h("ol", {});
-    for (const row of rows) {
+    let place = 0;
+    rows.forEach((row, i) => {
+      if (i === 0 || compare(rows[i - 1], row) !== 0) place = i + 1;  // an exact tie shares a place
       const won = row.seats.some((x) => winners.has(x));
       const scoresList = h("span", { class: "ingenious-rank-scores" },
         row.colours.map((c) => h("span", { class: "ingenious-rank-colour", "data-colour": c, title: `${colourName(c)} ${row.track[c]}`, "aria-label": `${colourName(c)} ${row.track[c]}` },
           symbolIcon(c, 16), String(row.track[c]))));
       ol.append(h("li", { class: won ? "winner" : "", "data-testid": `ingenious-rank-${row.seats.join("-")}` },
-        h("span", { class: "ingenious-rank-name" }, row.seats.map(nameOf).join(" + ")), scoresList,
-        won && view.variant !== "solo" ? h("strong", {}, ` ${T("ingenious.wins_badge")}`) : null));
-    }
+        h("span", { class: "ingenious-rank-head" },
+          rows.length > 1 ? h("span", { class: "ingenious-rank-place" }, `${place}.`) : null,
+          h("span", { class: "ingenious-rank-name" }, row.seats.map(nameOf).join(" + ")),
+          won && view.variant !== "solo" ? h("span", { class: "ingenious-rank-badge" }, T("ingenious.wins_badge")) : null),
+        scoresList));
+    });
     ranking.append(ol);
   }
 

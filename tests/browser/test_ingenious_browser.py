@@ -85,7 +85,12 @@ async def test_two_players_play_a_whole_game_to_the_ranking(
     await play_to_the_end(pages)
     for page in pages:
         await expect(page.get_by_test_id("ingenious-status")).to_contain_text("Game over")
-        await expect(page.get_by_test_id("ingenious-ranking").locator("li")).to_have_count(2)
+        rows = page.get_by_test_id("ingenious-ranking").locator("li")
+        await expect(rows).to_have_count(2)
+        # each row says its place (a tie shares one) and the winner's row says so beside the name
+        await expect(rows.first.locator(".ingenious-rank-place")).to_have_text("1.")
+        await expect(rows.locator(".ingenious-rank-place").nth(1)).to_have_text(re.compile(r"^[12]\.$"))
+        await expect(rows.first.locator(".ingenious-rank-badge")).to_have_text("wins")
     if phone:
         assert await hex_width(pages[0]) >= 40
         await no_sideways_scroll(pages[0])
