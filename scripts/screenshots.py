@@ -67,6 +67,9 @@ async def play(pages: list[Page], step: Step, over: str, name: str, limit: int =
 async def game(browser: Browser, base: str, game_id: str, step: Step, over: str, **kw: object) -> None:
     for device, phone in (("phone", True), ("laptop", False)):
         pages = await open_room(browser, base, game_id, ["Ada"], phone_first=phone, **kw)  # type: ignore[arg-type]
+        # the game's module loads after the start: wait until its board has drawn the first state
+        await pages[0].wait_for_function("() => document.querySelector('.game-root')?.innerText.trim()")
+        await pages[0].wait_for_timeout(200)
         await shot(pages[0], f"{game_id}-{device}-start")
         await play(pages, step, over, f"{game_id}-{device}")
         await close_all(pages)

@@ -186,9 +186,9 @@ export function createGameView(root, ctx) {
     const ol = h("ol", { class: "bq-card", "data-testid": "bq-card" });
     (v.card || []).forEach((q, i) => {
       const li = h("li", { class: `bq-q${q.asked ? " bq-asked" : ""}` });
-      add(li, h("span", { class: "bq-level" }, LEVELS[i] || ""), h("span", { class: "bq-qtext" }, q.q));
+      add(li, h("span", { class: "bq-level" }, level(i)), h("span", { class: "bq-qtext" }, q.q));
       if (q.a) add(li, h("span", { class: "bq-accepted" }, T("bq.answer_is", { answer: q.a.join(" / ") })));
-      if (q.asked) add(li, h("span", { class: "bq-tag" }, "asked"));
+      if (q.asked) add(li, h("span", { class: "bq-tag" }, T("bq.asked")));
       if (ask) {
         add(li, h("button", {
           type: "button",

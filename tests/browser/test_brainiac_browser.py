@@ -72,6 +72,10 @@ async def test_three_players_play_a_whole_game_to_the_result(
     # each player's identity is their own secret
     for page in pages:
         await expect(page.get_by_test_id("bq-card")).to_be_visible()
+    # the card names its four levels in words, easy to very hard
+    await expect(pages[0].get_by_test_id("bq-card").locator(".bq-level")).to_have_text(
+        ["easy", "medium", "hard", "very hard"], ignore_case=True
+    )
     reveals = 0
     for n in range(800):
         if await pages[0].get_by_test_id("bq-result").is_visible():
