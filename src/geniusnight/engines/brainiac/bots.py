@@ -27,24 +27,23 @@ import re
 from collections import Counter
 from functools import cache
 from importlib import resources
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..base import Rng
 from .cards import IDIOT, State, card_count, card_questions
 from .judge import judge, normalise
-
-if TYPE_CHECKING:
-    from .engine import BrainiacEngine  # bots get the engine passed in: no import at run time
+from .rules import accepted_answers
+from .view import seat_view, shared_view
 
 RIGHT_BY_LEVEL = (0.85, 0.65, 0.45, 0.25)
 FRAME_WEIGHT = 3.0  # a shared answer kind ("which painter") counts triple
 CATEGORY_BONUS = 4.0  # built-in bank: a question of the same category, as much as a rare shared word
 
 
-def choose(engine: BrainiacEngine, state: State, seat: int, bot: str, seed: int) -> dict[str, Any]:
+def choose(state: State, seat: int, bot: str, seed: int) -> dict[str, Any]:
     """The move of bot policy ``bot`` (unknown ids play as ``random``) for ``seat``."""
     rng = Rng.from_seed(f"brainiac-bot:{seed}:{seat}:{state['round']}:{state['phase']}")
-    view = engine.view(state, seat)
+    view = {**shared_view(state), **seat_view(state, seat)}  # the seat's view, as the engine gives it
     phase = view["phase"]
     smart = bot == "trivia"
     if phase == "results":
@@ -58,7 +57,7 @@ def choose(engine: BrainiacEngine, state: State, seat: int, bot: str, seed: int)
         level = view["question"]["level"]
         chance = RIGHT_BY_LEVEL[level - 1] if smart else 0.5
         right = view["identity"] != IDIOT and rng.random() < chance
-        return {"type": "answer", "text": _answer(engine, state, right, rng)}
+        return {"type": "answer", "text": _answer(state, right, rng)}
     if phase == "judge":
         return {"type": "judge", "overrides": {}}
     # accuse
@@ -68,8 +67,8 @@ def choose(engine: BrainiacEngine, state: State, seat: int, bot: str, seed: int)
     return {"type": "accuse", "target": _suspect(view, seat, targets, rng)}
 
 
-def _answer(engine: BrainiacEngine, state: State, right: bool, rng: Rng) -> str:
-    accepted = engine.accepted(state)
+def _answer(state: State, right: bool, rng: Rng) -> str:
+    accepted = accepted_answers(state)
     if right:
         return rng.choice(accepted)
     question = card_questions(state, state["hand"][state["genius"]])[state["question"]][0]

@@ -1,5 +1,6 @@
 """Brainiac or IDIOT!: the state's shape, its constants and the question cards, shared by the
-engine (``engine.py``) and the bots (``bots.py``). Rulings: docs/rules/brainiac.md."""
+rules (``rules.py``), the views (``view.py``), the bots (``bots.py``) and the engine
+(``engine.py``). Rulings: docs/rules/brainiac.md."""
 
 from __future__ import annotations
 

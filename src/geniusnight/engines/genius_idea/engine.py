@@ -1,4 +1,6 @@
-"""The Genius Idea engine object: options, action parsing, views, dump/load, bots (docs/rules/genius-idea.md)."""
+"""The Genius Idea engine object: info, options, setup, ``apply`` (which hands each move to
+``rules.py``), the views from ``view.py``, legal actions, bots and dump/load
+(docs/rules/genius-idea.md)."""
 
 from __future__ import annotations
 
@@ -8,8 +10,8 @@ from itertools import combinations, permutations
 from typing import Any
 
 from ..base import BotSpec, GameInfo, IllegalAction, OptionSpec, Rng, check, option_bool, option_seat, require_type
-from . import bots, rules
-from .rules import HINTS, State, jcopy
+from . import bots, rules, view
+from .rules import HINTS, State, is_int, jcopy
 from .similarity import builtin_words
 
 OPTION_NAMES = ("mode", "words", "shuffle", "first_riddler")
@@ -24,10 +26,6 @@ STATE_KEYS = frozenset(
         "ready",
     )
 )  # fmt: skip
-
-
-def _is_int(x: object) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
 
 
 def parse_words(value: object) -> list[str]:
@@ -46,20 +44,6 @@ def parse_words(value: object) -> list[str]:
         seen.add(word.casefold())
         out.append(word)
     return out
-
-
-def _str(action: Mapping[str, Any], key: str) -> str:
-    value = action.get(key)
-    check(type(value) is str, "malformed", f"'{key}' must be a card's word.")
-    assert isinstance(value, str)
-    return value
-
-
-def _str_list(action: Mapping[str, Any], key: str) -> list[str]:
-    value = action.get(key)
-    check(type(value) is list and all(type(v) is str for v in value), "malformed", f"'{key}' must be a list of words.")
-    assert isinstance(value, list)
-    return list(value)
 
 
 class GeniusIdeaEngine:
@@ -189,7 +173,7 @@ class GeniusIdeaEngine:
         return {"mode": mode or "auto", "words": words, "shuffle": shuffle, "first_riddler": first}
 
     def setup(self, players: int, options: Mapping[str, Any] | None = None, seed: int = 0) -> State:
-        check(_is_int(players), "bad_option", "players must be a whole number.")
+        check(is_int(players), "bad_option", "players must be a whole number.")
         opts = self.validate_options(players, options or {})
         deck = list(opts["words"]) if opts["words"] is not None else list(builtin_words())
         return rules.new_game(players, opts["mode"], deck, opts["shuffle"], opts["first_riddler"], Rng.from_seed(seed))
@@ -203,13 +187,7 @@ class GeniusIdeaEngine:
         return rules.to_act(state)
 
     def outcome(self, state: State) -> dict[str, Any] | None:
-        if state["winners"] is None:
-            return None
-        result: dict[str, Any] = {"winners": list(state["winners"]), "scores": list(state["scores"])}
-        if state["mode"] == "coop":
-            result["team_total"] = sum(state["scores"])
-            result["target"] = rules.COOP_TARGET
-        return result
+        return rules.outcome(state)
 
     def legal_actions(self, state: State, seat: int) -> list[dict[str, Any]]:
         if seat not in rules.to_act(state):
@@ -242,36 +220,19 @@ class GeniusIdeaEngine:
         if seat is None:
             check(kind == "timeout", "not_your_turn", "Only a player can make that move.")
         else:
-            check(_is_int(seat) and 0 <= seat < state["players"], "not_your_turn", f"There is no seat {seat!r}.")
+            check(is_int(seat) and 0 <= seat < state["players"], "not_your_turn", f"There is no seat {seat!r}.")
             check(kind != "timeout", "system_only", "Only the system can time out a phase.")
         new = jcopy(state)
         if kind == "timeout":
             self._timeout(new)
             return new
         assert seat is not None
-        phase = new["phase"]
-        wanted = {"pass": "guess", "ready": "results"}.get(kind, kind)
-        check(phase == wanted, "wrong_phase", f"That move is not possible now: the game is in the {phase} phase.")
-        check(seat in rules.to_act(new), "not_your_turn", self._whose_turn(new))
-        if kind == "prepare":
-            answer = _str(action, "answer")
-            hints = _str_list(action, "hints")
-            check(len(hints) == HINTS, "bad_riddle", "A riddle needs exactly 5 hints.")
-            rules.prepare(new, seat, answer, hints)
-        elif kind == "reveal":
-            rules.reveal(new, _str(action, "hint"))
-        elif kind == "order":
-            rules.order(new, _str_list(action, "hints"))
-        elif kind == "guess":
-            rules.guess(new, seat, _str(action, "card"))
-        elif kind == "ready":
-            check(set(action) == {"type"}, "malformed", "'ready' has no other fields.")
-            rules.ready(new, seat)
-        else:
-            rules.pass_(new, seat)
+        rules.act(new, seat, kind, action)
         return new
 
     def _timeout(self, state: State) -> None:
+        # An unprepared riddle is made by the smart bot; the bots import the rules, so the
+        # engine (which sees both) makes it rather than rules.timeout.
         if state["phase"] == "prepare":
             for seat in sorted(state["preparing"]):
                 answer, hints = bots.best_riddle(state["hands"][seat])
@@ -279,85 +240,16 @@ class GeniusIdeaEngine:
         else:
             rules.timeout(state)
 
-    def _whose_turn(self, state: State) -> str:
-        phase = state["phase"]
-        if phase == "prepare":
-            return "You have already prepared your riddle."
-        if phase == "reveal":
-            return "The Disruptor reveals the next hint."
-        if phase == "order":
-            return "The Riddler is ordering the hints."
-        if phase == "results":
-            return "You are already ready for the next round."
-        return "You can't guess now (you are not a Solver with chances left, or you passed)."
-
     # --- views ----------------------------------------------------------------------------
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
-        return {**self.shared_view(state), **self.seat_view(state, seat)}
-
-    # A state is never changed once made (every apply copies it first), so the views share
-    # its lists and dicts instead of copying them.
+        return {**view.shared_view(state), **view.seat_view(state, seat)}
 
     def shared_view(self, state: State) -> dict[str, Any]:
-        n = state["players"]
-        phase = state["phase"]
-        cur = state["cur"]
-        round_index = min(state["round"], state["rounds_total"] - 1)
-        roles = rules.roles_for(state, round_index)
-        v: dict[str, Any] = {
-            "phase": phase,
-            "to_act": sorted(rules.to_act(state)),
-            "scores": list(state["scores"]),
-            "over": phase == "over",
-            "mode": state["mode"],
-            "players": n,
-            "round": round_index + 1,
-            "rounds_total": state["rounds_total"],
-            "roles": roles,
-            "riddler": rules.riddler_of(state, round_index),
-            "disruptor": roles.index("disruptor") if "disruptor" in roles else None,
-            "supply_count": len(state["supply"]),
-            "history": list(state["history"]),
-        }
-        if phase == "results":
-            # the round just played, in full; nothing of the next round is dealt yet
-            v["results"] = state["history"][-1]
-            v["ready"] = sorted(state["ready"])
-        if phase == "prepare":
-            v["preparing"] = sorted(state["preparing"])
-            v["prepared"] = [s not in state["preparing"] for s in range(n)]
-        if cur is not None:
-            v["public"] = list(cur["public"])
-            v["revealed"] = list(cur["revealed"])
-            v["hidden_count"] = HINTS - len(cur["revealed"])
-            v["wrong"] = list(cur["wrong"])
-            v["chances"] = [cur["chances"][s] if s in cur["solvers"] else None for s in range(n)]
-            v["passed"] = sorted(cur["passed"])
-            v["guesses"] = list(cur["guesses"])
-            v["may_pass"] = rules.may_pass(state)
-            v["points_if_solved"] = 2 + HINTS - len(cur["revealed"])
-        if phase == "over":
-            v["result"] = self.outcome(state)
-        return v
+        return view.shared_view(state)
 
     def seat_view(self, state: State, seat: int | None) -> dict[str, Any]:
-        v: dict[str, Any] = {}
-        if seat is None or not _is_int(seat) or not 0 <= seat < state["players"]:
-            return v
-        if state["phase"] == "prepare" and seat in state["preparing"]:
-            v["hand"] = list(state["hands"][seat])
-        if state["riddles"][seat] is not None:
-            # Your own riddle for a later round: you made it, so you may see it.
-            v["my_riddle"] = state["riddles"][seat]
-        cur = state["cur"]
-        if cur is not None:
-            if seat == cur["riddler"]:
-                v["answer"] = cur["answer"]
-                v["hints"] = list(cur["hints"])
-            elif seat == cur["disruptor"]:
-                v["hints"] = list(cur["hints"])
-        return v
+        return view.seat_view(state, seat)
 
     # --- bots -----------------------------------------------------------------------------
 

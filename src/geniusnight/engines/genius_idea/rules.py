@@ -19,6 +19,7 @@ on a deep copy (the given state is never changed). Keys:
 from __future__ import annotations
 
 import marshal
+from collections.abc import Mapping
 from typing import Any
 
 from ..base import IllegalAction, Rng, check, winners_by_max
@@ -39,6 +40,10 @@ COOP_ROUNDS = 4
 COOP_TARGET = 15  # the pair wins with a team total above this
 CHANCES = {3: 3, 4: 2, 5: 1, 6: 1}
 COOP_CHANCES = 3
+
+
+def is_int(x: object) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
 
 
 def rounds_for(mode: str, players: int) -> int:
@@ -130,6 +135,72 @@ def to_act(state: State) -> set[int]:
 
 def may_pass(state: State) -> bool:
     return len(state["cur"]["revealed"]) < HINTS
+
+
+def whose_turn(state: State) -> str:
+    """Why a seat that may not act now may not (the message of ``not_your_turn``)."""
+    phase = state["phase"]
+    if phase == "prepare":
+        return "You have already prepared your riddle."
+    if phase == "reveal":
+        return "The Disruptor reveals the next hint."
+    if phase == "order":
+        return "The Riddler is ordering the hints."
+    if phase == "results":
+        return "You are already ready for the next round."
+    return "You can't guess now (you are not a Solver with chances left, or you passed)."
+
+
+def outcome(state: State) -> dict[str, Any] | None:
+    if state["winners"] is None:
+        return None
+    result: dict[str, Any] = {"winners": list(state["winners"]), "scores": list(state["scores"])}
+    if state["mode"] == "coop":
+        result["team_total"] = sum(state["scores"])
+        result["target"] = COOP_TARGET
+    return result
+
+
+# --- actions (a player's move as sent, checked here, then made) ----------------------------
+
+
+def _str(action: Mapping[str, Any], key: str) -> str:
+    value = action.get(key)
+    check(type(value) is str, "malformed", f"'{key}' must be a card's word.")
+    assert isinstance(value, str)
+    return value
+
+
+def _str_list(action: Mapping[str, Any], key: str) -> list[str]:
+    value = action.get(key)
+    check(type(value) is list and all(type(v) is str for v in value), "malformed", f"'{key}' must be a list of words.")
+    assert isinstance(value, list)
+    return list(value)
+
+
+def act(state: State, seat: int, kind: str, action: Mapping[str, Any]) -> None:
+    """Make ``seat``'s move ``action`` (of type ``kind``) on ``state``, a copy the caller owns,
+    or raise IllegalAction (the copy is then thrown away)."""
+    phase = state["phase"]
+    wanted = {"pass": "guess", "ready": "results"}.get(kind, kind)
+    check(phase == wanted, "wrong_phase", f"That move is not possible now: the game is in the {phase} phase.")
+    check(seat in to_act(state), "not_your_turn", whose_turn(state))
+    if kind == "prepare":
+        answer = _str(action, "answer")
+        hints = _str_list(action, "hints")
+        check(len(hints) == HINTS, "bad_riddle", "A riddle needs exactly 5 hints.")
+        prepare(state, seat, answer, hints)
+    elif kind == "reveal":
+        reveal(state, _str(action, "hint"))
+    elif kind == "order":
+        order(state, _str_list(action, "hints"))
+    elif kind == "guess":
+        guess(state, seat, _str(action, "card"))
+    elif kind == "ready":
+        check(set(action) == {"type"}, "malformed", "'ready' has no other fields.")
+        ready(state, seat)
+    else:
+        pass_(state, seat)
 
 
 # --- transitions -----------------------------------------------------------------------

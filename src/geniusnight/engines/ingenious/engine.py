@@ -1,4 +1,5 @@
-"""The Ingenious engine object: option checks, action parsing, views, dump/load, bots."""
+"""The Ingenious engine object: info, option checks, setup, ``apply`` (which hands each move
+to ``rules.py``), the views from ``view.py``, legal actions, bots and dump/load."""
 
 from __future__ import annotations
 
@@ -7,33 +8,22 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..base import BotSpec, GameInfo, OptionSpec, Rng, check, read_json_option, require_type
-from . import bots
+from . import bots, rules, view
 from .geometry import COLOUR_INDEX, COLOURS, GEOMETRIES
 from .rules import (
     FULL_SET_COUNTS,
-    VARIANT,
     VARIANTS,
     State,
-    add_points,
     count_empty_pairs,
-    first_round_ok,
-    free_starts,
     full_set,
+    is_int,
     legal_pairs,
     new_game,
-    place,
-    placements,
-    swap,
     tile_code,
-    tile_json,
 )
 
 OPTION_NAMES = ("variant", "bag", "shuffle")
 PLAYER_RANGE = {"standard": (2, 4), "solo": (1, 1), "teams": (4, 4)}
-
-
-def _is_int(x: object) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
 
 
 def parse_bag(value: object) -> list[int]:
@@ -59,36 +49,6 @@ def parse_bag(value: object) -> list[int]:
         "Option 'bag' must be the full set: 5 of each double and 6 of each two-colour pair.",
     )
     return out
-
-
-PLACE_KEYS = frozenset(("type", "colors", "cells"))
-
-
-def _parse_place(action: Mapping[str, Any]) -> tuple[int, int, tuple[int, int], tuple[int, int]]:
-    """Colour indices and the two (q, r) cells of a placement, or IllegalAction (fast path)."""
-    colors = action.get("colors")
-    check(type(colors) is list and len(colors) == 2, "malformed", "'colors' must be two colour names.")
-    assert isinstance(colors, list)
-    a, b = colors
-    check(type(a) is str and type(b) is str, "malformed", "'colors' must be two colour names.")
-    c1 = COLOUR_INDEX.get(a, -1)
-    c2 = COLOUR_INDEX.get(b, -1)
-    check(c1 >= 0 and c2 >= 0, "bad_colour", f"Colours are {', '.join(COLOURS)}.")
-    cells = action.get("cells")
-    check(type(cells) is list and len(cells) == 2, "malformed", "'cells' must be two [q, r] pairs.")
-    assert isinstance(cells, list)
-    p, q = cells
-    check(
-        type(p) is list and type(q) is list and len(p) == 2 and len(q) == 2,
-        "malformed",
-        "'cells' must be two [q, r] pairs.",
-    )
-    check(
-        type(p[0]) is int and type(p[1]) is int and type(q[0]) is int and type(q[1]) is int,
-        "malformed",
-        "'cells' must be two [q, r] pairs of integers.",
-    )
-    return c1, c2, (p[0], p[1]), (q[0], q[1])
 
 
 class IngeniousEngine:
@@ -177,21 +137,10 @@ class IngeniousEngine:
         return state.phase
 
     def to_act(self, state: State) -> set[int]:
-        return set() if state.phase == "over" else {state.turn}
+        return rules.to_act(state)
 
     def outcome(self, state: State) -> dict[str, Any] | None:
-        if state.winners is None:
-            return None
-        lowest = [min(state.tracks[state.track_index(s)]) for s in range(state.players)]
-        result: dict[str, Any] = {
-            "winners": list(state.winners),
-            "scores": self._scores(state),
-            "lowest": lowest,
-            "reason": state.end_reason,
-        }
-        if state.variant == "solo":
-            result["solo_score"] = lowest[0]
-        return result
+        return rules.outcome(state)
 
     def legal_actions(self, state: State, seat: int) -> list[dict[str, Any]]:
         if state.phase == "over" or seat != state.turn:
@@ -215,33 +164,8 @@ class IngeniousEngine:
         return out
 
     def placements(self, state: State, seat: int) -> list[dict[str, Any]]:
-        """Every legal placement for ``seat`` with its score gain per colour (capped and raw).
-
-        A readable wrapper over :func:`rules.placements` (which the bots use directly).
-        """
-        if state.phase != "place" or seat != state.turn:
-            return []
-        rules = state.rules
-        track = state.tracks[state.track_index(seat)]
-        cells = state.geometry.cells
-        out = []
-        cache: dict[tuple[int, int, int, int], tuple[dict[str, int], int]] = {}
-        for _t, x, y, c1, c2, g1, g2 in placements(state, seat):
-            key = (c1, c2, g1, g2)
-            hit = cache.get(key)
-            if hit is None:
-                new, bonuses = add_points(track, c1, g1, c2, g2, rules.cap, rules.thresholds)
-                gained = {COLOURS[c]: new[c] - track[c] for c in dict.fromkeys((c1, c2)) if new[c] != track[c]}
-                hit = cache[key] = (gained, bonuses)
-            out.append(
-                {
-                    "colors": [COLOURS[c1], COLOURS[c2]],
-                    "cells": [list(cells[x]), list(cells[y])],
-                    "gained": dict(hit[0]),
-                    "bonus": hit[1],
-                }
-            )
-        return out
+        """Every legal placement for ``seat`` with its score gain per colour (capped and raw)."""
+        return rules.placement_gains(state, seat)
 
     # --- apply ----------------------------------------------------------------------------
 
@@ -252,41 +176,21 @@ class IngeniousEngine:
             check(seat is None, "system_only", "Only the server applies timeouts.")
             check(set(action) == {"type"}, "malformed", "A timeout has no other fields.")
             if state.phase == "swap":
-                return swap(state, state.turn, False)
+                return rules.swap(state, state.turn, False)
+            # The default placement is the greedy bot's; the bots import the rules, so the
+            # engine (which sees both) makes this move rather than rules.py.
             p = bots.greedy_placement(state, state.turn)
             assert p is not None
-            return place(state, state.turn, p[0], p[1], p[2], p[3], p[4])
+            return rules.place(state, state.turn, p[0], p[1], p[2], p[3], p[4])
         check(
-            _is_int(seat) and seat == state.turn,
+            is_int(seat) and seat == state.turn,
             "not_your_turn",
             f"It is seat {state.turn}'s turn.",
         )
         assert seat is not None
         if kind == "swap":
-            check(state.phase == "swap", "wrong_phase", "There is no swap offer now; place a tile.")
-            check(set(action) <= {"type", "accept"}, "malformed", "A swap has only 'accept'.")
-            accept = action.get("accept")
-            check(isinstance(accept, bool), "malformed", "'accept' must be true or false.")
-            return swap(state, seat, bool(accept))
-        check(state.phase == "place", "wrong_phase", "Answer the swap offer first.")
-        for key in action:
-            check(key in PLACE_KEYS, "malformed", "A placement has only 'colors' and 'cells'.")
-        c1, c2, p1, p2 = _parse_place(action)
-        geom = state.geometry
-        x = geom.index.get(p1, -1)
-        y = geom.index.get(p2, -1)
-        check(x >= 0 and y >= 0, "off_board", "Both cells must be on the board.")
-        check(y in geom.neighbours[x], "not_adjacent", "The two cells must be neighbours.")
-        check(not state.board[x] and not state.board[y], "occupied", "Both cells must be empty.")
-        tile = tile_code(c1, c2)
-        check(tile in state.racks[seat], "not_in_rack", f"You have no {COLOURS[c1]}/{COLOURS[c2]} tile.")
-        if not state.started[seat]:
-            check(
-                first_round_ok(state, x, y),
-                "first_round",
-                "Your first tile must touch a start symbol that no tile touches yet.",
-            )
-        return place(state, seat, tile, x, y, c1, c2)
+            return rules.apply_swap(state, seat, action)
+        return rules.apply_place(state, seat, action)
 
     def bot_action(self, state: State, seat: int, bot: str, seed: int) -> dict[str, Any] | None:
         if state.phase == "over" or seat != state.turn:
@@ -299,54 +203,14 @@ class IngeniousEngine:
 
     # --- views ----------------------------------------------------------------------------
 
-    def _scores(self, state: State) -> list[dict[str, int]]:
-        return [dict(zip(COLOURS, state.tracks[state.track_index(s)], strict=True)) for s in range(state.players)]
-
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
-        return {**self.shared_view(state), **self.seat_view(state, seat)}
+        return {**view.shared_view(state), **view.seat_view(state, seat)}
 
     def shared_view(self, state: State) -> dict[str, Any]:
-        geom = GEOMETRIES[state.radius]
-        cells = geom.cells
-        board = state.board
-        rules = VARIANT[state.variant]
-        over = state.phase == "over"
-        v: dict[str, Any] = {
-            "phase": state.phase,
-            "to_act": sorted(self.to_act(state)),
-            "scores": self._scores(state),
-            "over": over,
-            "variant": state.variant,
-            "players": state.players,
-            "radius": state.radius,
-            "board": [[*cells[i], COLOURS[k - 1]] for i, k in enumerate(board) if k],
-            "starts": [[*cells[c], COLOURS[k]] for c, k in geom.starts],
-            "tiles": [[list(cells[a]), list(cells[b])] for a, b in state.pairs],
-            "rack_sizes": [len(r) for r in state.racks],
-            "bag_count": len(state.bag),
-            "turn": state.turn,
-            "cap": rules.cap,
-            "bonus_at": list(rules.thresholds),
-            "placements_left": state.pending if state.phase == "place" else 0,
-            "bonus_pending": max(0, state.pending - 1) if state.phase == "place" else 0,
-            "first_round": (not over) and not state.started[state.turn],
-            "free_starts": [list(cells[c]) for c in free_starts(geom, board)],
-            # Events are never changed once logged (see rules._log), so views share them.
-            "log": list(state.log),
-        }
-        if state.variant == "teams":
-            v["teams"] = [[0, 2], [1, 3]]
-        if over:
-            v["result"] = self.outcome(state)
-        return v
+        return view.shared_view(state)
 
     def seat_view(self, state: State, seat: int | None) -> dict[str, Any]:
-        v: dict[str, Any] = {}
-        if seat is not None and _is_int(seat) and 0 <= seat < state.players:
-            v["rack"] = [tile_json(t) for t in state.racks[seat]]
-            if state.phase == "swap" and seat == state.turn:
-                v["swap_offer"] = True
-        return v
+        return view.seat_view(state, seat)
 
     # --- persistence ----------------------------------------------------------------------
 

@@ -1,4 +1,5 @@
-"""Ingenious rules on small flat immutable structures (docs/rules/ingenious.md).
+"""Ingenious rules on small flat immutable structures (docs/rules/ingenious.md): the state,
+the board queries, scoring, turns, and the ``place`` and ``swap`` moves.
 
 The state is a slotted object whose fields are bytes, ints, strings and tuples; a transition
 copies the object and rebuilds only the fields it changes, so the old state is never touched.
@@ -9,10 +10,11 @@ it is placed). The board is ``bytes`` indexed by cell id: 0 = empty, colour inde
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
-from ..base import Rng
-from .geometry import COLOURS, GEOMETRIES, Geometry, radius_for
+from ..base import Rng, check
+from .geometry import COLOUR_INDEX, COLOURS, GEOMETRIES, Geometry, radius_for
 
 Event = dict[str, Any]
 
@@ -42,6 +44,10 @@ def full_set() -> list[int]:
 FULL_SET_COUNTS: dict[int, int] = {}
 for _t in full_set():
     FULL_SET_COUNTS[_t] = FULL_SET_COUNTS.get(_t, 0) + 1
+
+
+def is_int(x: object) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
 
 
 def tile_json(code: int) -> list[str]:
@@ -341,6 +347,60 @@ def swap_eligible(state: State, seat: int) -> bool:
     return all(t // 6 not in low and t % 6 not in low for t in rack)
 
 
+def to_act(state: State) -> set[int]:
+    return set() if state.phase == "over" else {state.turn}
+
+
+def scores(state: State) -> list[dict[str, int]]:
+    """Each seat's track by colour name (a team's two seats share one)."""
+    return [dict(zip(COLOURS, state.tracks[state.track_index(s)], strict=True)) for s in range(state.players)]
+
+
+def outcome(state: State) -> dict[str, Any] | None:
+    if state.winners is None:
+        return None
+    lowest = [min(state.tracks[state.track_index(s)]) for s in range(state.players)]
+    result: dict[str, Any] = {
+        "winners": list(state.winners),
+        "scores": scores(state),
+        "lowest": lowest,
+        "reason": state.end_reason,
+    }
+    if state.variant == "solo":
+        result["solo_score"] = lowest[0]
+    return result
+
+
+def placement_gains(state: State, seat: int) -> list[dict[str, Any]]:
+    """Every legal placement for ``seat`` with its score gain per colour (capped and raw).
+
+    A readable wrapper over :func:`placements` (which the bots use directly).
+    """
+    if state.phase != "place" or seat != state.turn:
+        return []
+    rules = state.rules
+    track = state.tracks[state.track_index(seat)]
+    cells = state.geometry.cells
+    out = []
+    cache: dict[tuple[int, int, int, int], tuple[dict[str, int], int]] = {}
+    for _t, x, y, c1, c2, g1, g2 in placements(state, seat):
+        key = (c1, c2, g1, g2)
+        hit = cache.get(key)
+        if hit is None:
+            new, bonuses = add_points(track, c1, g1, c2, g2, rules.cap, rules.thresholds)
+            gained = {COLOURS[c]: new[c] - track[c] for c in dict.fromkeys((c1, c2)) if new[c] != track[c]}
+            hit = cache[key] = (gained, bonuses)
+        out.append(
+            {
+                "colors": [COLOURS[c1], COLOURS[c2]],
+                "cells": [list(cells[x]), list(cells[y])],
+                "gained": dict(hit[0]),
+                "bonus": hit[1],
+            }
+        )
+    return out
+
+
 # --- transitions (inputs already validated) -------------------------------------------------
 
 
@@ -524,3 +584,67 @@ def new_game(variant: str, players: int, bag: list[int], shuffle: bool, rng: Rng
     for seat in range(players):
         _draw(s, seat, RACK_SIZE)
     return s
+
+
+# --- actions (a player's move as sent, checked here, then made) ------------------------------
+
+PLACE_KEYS = frozenset(("type", "colors", "cells"))
+
+
+def _parse_place(action: Mapping[str, Any]) -> tuple[int, int, tuple[int, int], tuple[int, int]]:
+    """Colour indices and the two (q, r) cells of a placement, or IllegalAction (fast path)."""
+    colors = action.get("colors")
+    check(type(colors) is list and len(colors) == 2, "malformed", "'colors' must be two colour names.")
+    assert isinstance(colors, list)
+    a, b = colors
+    check(type(a) is str and type(b) is str, "malformed", "'colors' must be two colour names.")
+    c1 = COLOUR_INDEX.get(a, -1)
+    c2 = COLOUR_INDEX.get(b, -1)
+    check(c1 >= 0 and c2 >= 0, "bad_colour", f"Colours are {', '.join(COLOURS)}.")
+    cells = action.get("cells")
+    check(type(cells) is list and len(cells) == 2, "malformed", "'cells' must be two [q, r] pairs.")
+    assert isinstance(cells, list)
+    p, q = cells
+    check(
+        type(p) is list and type(q) is list and len(p) == 2 and len(q) == 2,
+        "malformed",
+        "'cells' must be two [q, r] pairs.",
+    )
+    check(
+        type(p[0]) is int and type(p[1]) is int and type(q[0]) is int and type(q[1]) is int,
+        "malformed",
+        "'cells' must be two [q, r] pairs of integers.",
+    )
+    return c1, c2, (p[0], p[1]), (q[0], q[1])
+
+
+def apply_place(state: State, seat: int, action: Mapping[str, Any]) -> State:
+    """A ``place`` action by the seat whose turn it is."""
+    check(state.phase == "place", "wrong_phase", "Answer the swap offer first.")
+    for key in action:
+        check(key in PLACE_KEYS, "malformed", "A placement has only 'colors' and 'cells'.")
+    c1, c2, p1, p2 = _parse_place(action)
+    geom = state.geometry
+    x = geom.index.get(p1, -1)
+    y = geom.index.get(p2, -1)
+    check(x >= 0 and y >= 0, "off_board", "Both cells must be on the board.")
+    check(y in geom.neighbours[x], "not_adjacent", "The two cells must be neighbours.")
+    check(not state.board[x] and not state.board[y], "occupied", "Both cells must be empty.")
+    tile = tile_code(c1, c2)
+    check(tile in state.racks[seat], "not_in_rack", f"You have no {COLOURS[c1]}/{COLOURS[c2]} tile.")
+    if not state.started[seat]:
+        check(
+            first_round_ok(state, x, y),
+            "first_round",
+            "Your first tile must touch a start symbol that no tile touches yet.",
+        )
+    return place(state, seat, tile, x, y, c1, c2)
+
+
+def apply_swap(state: State, seat: int, action: Mapping[str, Any]) -> State:
+    """A ``swap`` action (the answer to the swap offer) by the seat whose turn it is."""
+    check(state.phase == "swap", "wrong_phase", "There is no swap offer now; place a tile.")
+    check(set(action) <= {"type", "accept"}, "malformed", "A swap has only 'accept'.")
+    accept = action.get("accept")
+    check(isinstance(accept, bool), "malformed", "'accept' must be true or false.")
+    return swap(state, seat, bool(accept))

@@ -1,0 +1,472 @@
+"""Brainiac or IDIOT! rules on a plain JSON state (docs/rules/brainiac.md): setup, whose turn
+it is, the moves, scoring and the timeouts.
+
+The state is a plain JSON-safe dict (see :func:`new_game` for its keys). Custom question
+cards live in it under ``"cards"``; with the built-in bank ``"cards"`` is None and the bank is
+read from the package data, so states stay small. A move copies everything but the cards
+(which are never changed) and then changes the copy.
+
+Phases: ``trade`` (simultaneous: everyone keeps or trades their first card), then per round
+``ask`` (the Genius) -> ``answer`` (simultaneous, hidden) -> ``judge`` (the Genius confirms
+or overrules the engine's verdicts) -> ``accuse`` (one seat at a time from the Genius round
+the table) -> scoring -> ``results`` (everyone sees the round's reveal and says ``ready``)
+-> the next round, until ``over`` (the last round goes straight there).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from typing import Any
+
+from ..base import Rng, check, seats_from
+from .cards import (
+    BRAINIAC,
+    IDIOT,
+    MAX_ANSWER_CHARS,
+    MAX_TIE_ROUNDS,
+    Card,
+    State,
+    _is_int,
+    card_count,
+    card_questions,
+    default_whoami,
+    rounds_for,
+)
+from .judge import judge
+
+
+def new_game(
+    players: int,
+    cards: list[Card] | None,
+    whoami: list[str] | None,
+    shuffle: bool,
+    first_genius: int,
+    rng: Rng,
+) -> State:
+    """A new game from checked options (``whoami`` None: the standard deck). State keys: see
+    the module docstring and docs/rules/brainiac.md."""
+    s: State = {
+        "players": players,
+        "cards": cards,
+        "shuffle": shuffle,
+        "first_genius": first_genius,
+        "phase": "trade",
+        "round": 0,
+        "rounds_total": rounds_for(players),
+        "genius": first_genius,
+        "scores": [0] * players,
+        "history": [],
+        "winners": None,
+    }
+    deck = list(range(card_count(s)))
+    if shuffle:
+        rng.shuffle(deck)
+    s["hand"] = deck[:players]
+    s["deck"] = deck[players:]
+    s["discard"] = []
+    s["asked"] = {}  # str(card) -> [bool] * 4, for every card with a question asked
+    s["trade"] = [None] * players  # "trade" / "keep" once decided
+    if whoami is None:
+        whoami = default_whoami()
+    s["whoami_all"] = list(whoami)
+    s["whoami"] = rng.shuffled(whoami) if shuffle else list(whoami)
+    s["whoami_idiots_dealt"] = 0
+    s["whoami_shuffles"] = 0
+    s["identity"] = [None] * players
+    s["revealed"] = [False] * players
+    s["question"] = None
+    s["answers"] = [None] * players
+    s["engine_verdicts"] = [None] * players
+    s["overrides"] = [None] * players
+    s["verdicts"] = [None] * players
+    s["accuse_order"] = []
+    s["accuse_pos"] = 0
+    s["accusations"] = []
+    s["round_items"] = [[] for _ in range(players)]
+    s["ready"] = []  # in ``results``: the seats that have seen the round's reveal
+    s["rng"] = rng.state
+    return s
+
+
+# --- queries ---------------------------------------------------------------------------
+
+
+def to_act(state: State) -> set[int]:
+    phase = state["phase"]
+    n = state["players"]
+    if phase == "trade":
+        return {p for p in range(n) if state["trade"][p] is None}
+    if phase in ("ask", "judge"):
+        return {state["genius"]}
+    if phase == "answer":
+        return {p for p in range(n) if p != state["genius"] and state["answers"][p] is None}
+    if phase == "accuse":
+        return {state["accuse_order"][state["accuse_pos"]]}
+    if phase == "results":
+        return {p for p in range(n) if p not in state["ready"]}
+    return set()
+
+
+def outcome(state: State) -> dict[str, Any] | None:
+    if state["winners"] is None:
+        return None
+    return {"winners": list(state["winners"]), "scores": list(state["scores"])}
+
+
+def accuse_targets(state: State, seat: int) -> list[int]:
+    """Seats ``seat`` may accuse now: players (not the Genius) judged wrong, not itself."""
+    return [p for p in range(state["players"]) if p != seat and state["verdicts"][p] is False]
+
+
+def _whose_turn(state: State) -> str:
+    waiting = sorted(to_act(state))
+    return f"Waiting for seat{'s' if len(waiting) != 1 else ''} {', '.join(map(str, waiting))}."
+
+
+def copy_state(state: State) -> State:
+    # the cards are never changed, so the copy shares them
+    return {k: (v if k == "cards" else copy.deepcopy(v)) for k, v in state.items()}
+
+
+def questions_asked(state: State, card: int) -> list[bool]:
+    """Which of trivia card ``card``'s four questions have been asked (a fresh list)."""
+    return list(state["asked"].get(str(card), [False] * 4))
+
+
+# --- moves -----------------------------------------------------------------------------
+
+
+def act(state: State, seat: int, kind: str, action: Mapping[str, Any]) -> State:
+    """``seat``'s move ``action`` (of type ``kind``, not a timeout) as a new state, or
+    IllegalAction. Every check reads ``state``; only then is it copied and the copy changed."""
+    phase = state["phase"]
+    wanted = {
+        "trade": "trade",
+        "keep": "trade",
+        "ask": "ask",
+        "answer": "answer",
+        "judge": "judge",
+        "accuse": "accuse",
+        "ready": "results",
+    }[kind]
+    check(phase == wanted, "wrong_phase", f"That is not possible now (phase: {phase}).")
+    check(seat in to_act(state), "not_your_turn", _whose_turn(state))
+    if kind in ("trade", "keep"):
+        check(set(action) == {"type"}, "malformed", f"'{kind}' has no other fields.")
+        s = copy_state(state)
+        s["trade"][seat] = kind
+        if all(t is not None for t in s["trade"]):
+            _resolve_trades(s)
+        return s
+    if kind == "ready":
+        check(set(action) == {"type"}, "malformed", "'ready' has no other fields.")
+        s = copy_state(state)
+        s["ready"].append(seat)
+        if not to_act(s):
+            _start_round(s)
+        return s
+    if kind == "ask":
+        check(set(action) == {"type", "index"}, "malformed", "'ask' needs exactly an 'index'.")
+        index = action["index"]
+        check(_is_int(index) and 0 <= index < 4, "malformed", "'index' must be 0, 1, 2 or 3.")
+        check(
+            not questions_asked(state, state["hand"][seat])[index],
+            "already_asked",
+            "That question has already been asked.",
+        )
+        s = copy_state(state)
+        _ask(s, index)
+        return s
+    if kind == "answer":
+        check(set(action) == {"type", "text"}, "malformed", "'answer' needs exactly a 'text'.")
+        text = action["text"]
+        check(isinstance(text, str), "malformed", "'text' must be a string.")
+        # control characters are dropped; runs of whitespace become one space
+        text = " ".join("".join(c for c in text if c.isprintable() or c.isspace()).split())
+        check(
+            len(text) <= MAX_ANSWER_CHARS,
+            "answer_too_long",
+            f"An answer is at most {MAX_ANSWER_CHARS} characters.",
+        )
+        s = copy_state(state)
+        s["answers"][seat] = text
+        if all(s["answers"][p] is not None for p in range(s["players"]) if p != s["genius"]):
+            _all_answered(s)
+        return s
+    if kind == "judge":
+        check(set(action) <= {"type", "overrides"}, "malformed", "'judge' takes only 'overrides'.")
+        raw = action.get("overrides", {})
+        check(isinstance(raw, dict), "malformed", "'overrides' must map seats to true/false.")
+        overrides: dict[int, bool] = {}
+        for key, value in raw.items():
+            ok = isinstance(key, str) and key.isascii() and key.isdigit() and len(key) <= 2 and isinstance(value, bool)
+            check(ok, "malformed", "'overrides' must map seat numbers to true/false.")
+            target = int(key)
+            check(
+                target < state["players"] and target != state["genius"],
+                "bad_seat",
+                f"Seat {key} gave no answer to judge.",
+            )
+            overrides[target] = value
+        s = copy_state(state)
+        _judge(s, overrides)
+        return s
+    # accuse
+    check(set(action) == {"type", "target"}, "malformed", "'accuse' needs exactly a 'target'.")
+    target = action["target"]
+    if target is not None:
+        check(_is_int(target), "malformed", "'target' must be a seat number or null.")
+        check(target != seat, "bad_target", "You can't accuse yourself.")
+        check(
+            target in accuse_targets(state, seat),
+            "bad_target",
+            "You can only accuse a player whose answer was wrong.",
+        )
+    s = copy_state(state)
+    _accuse(s, seat, target)
+    return s
+
+
+# --- transitions (each changes ``s``, a copy the caller owns) ---------------------------
+
+
+def timeout(s: State) -> None:
+    """The system's move when the phase's time limit passes (``GameInfo.timed_phases``)."""
+    phase = s["phase"]
+    if phase == "trade":
+        s["trade"] = [t if t is not None else "keep" for t in s["trade"]]
+        _resolve_trades(s)
+    elif phase == "ask":
+        asked = questions_asked(s, s["hand"][s["genius"]])
+        _ask(s, asked.index(False))
+    elif phase == "answer":
+        for p in range(s["players"]):
+            if p != s["genius"] and s["answers"][p] is None:
+                s["answers"][p] = ""
+        _all_answered(s)
+    elif phase == "judge":
+        _judge(s, {})
+    elif phase == "accuse":
+        _accuse(s, s["accuse_order"][s["accuse_pos"]], None)
+    elif phase == "results":
+        _start_round(s)
+
+
+def _draw_card(s: State) -> int:
+    """The trivia deck's front card. An empty deck takes back the discards that still
+    have unasked questions (shuffled); failing that, every card not in a hand comes back
+    with all four questions askable again."""
+    if not s["deck"]:
+        fresh = [c for c in s["discard"] if not all(questions_asked(s, c))]
+        if not fresh:
+            held = set(s["hand"])
+            fresh = [c for c in range(card_count(s)) if c not in held]
+            for c in fresh:
+                s["asked"].pop(str(c), None)
+        s["discard"] = [c for c in s["discard"] if c not in set(fresh)]
+        if s["shuffle"]:
+            rng = Rng(s["rng"])
+            rng.shuffle(fresh)
+            s["rng"] = rng.state
+        s["deck"] = fresh
+    return int(s["deck"].pop(0))
+
+
+def _resolve_trades(s: State) -> None:
+    # in seat order, each trader discards and takes the deck's next card
+    for p in range(s["players"]):
+        if s["trade"][p] == "trade":
+            s["discard"].append(s["hand"][p])
+            s["hand"][p] = _draw_card(s)
+    _start_round(s)
+
+
+def _start_round(s: State) -> None:
+    n = s["players"]
+    s["round"] += 1
+    g = (s["first_genius"] + s["round"] - 1) % n
+    s["genius"] = g
+    if all(questions_asked(s, s["hand"][g])):
+        # a Genius whose card is used up (only on a long tie) takes a new one
+        s["discard"].append(s["hand"][g])
+        s["hand"][g] = _draw_card(s)
+    if len(s["whoami"]) < n - 1:
+        _reshuffle_whoami(s)
+    s["identity"] = [None] * n
+    s["revealed"] = [False] * n
+    for p in seats_from(g + 1, n)[: n - 1]:
+        card = s["whoami"].pop(0)
+        s["identity"][p] = card
+        if card == IDIOT:
+            s["whoami_idiots_dealt"] += 1
+    s["question"] = None
+    s["answers"] = [None] * n
+    s["engine_verdicts"] = [None] * n
+    s["overrides"] = [None] * n
+    s["verdicts"] = [None] * n
+    s["accuse_order"] = []
+    s["accuse_pos"] = 0
+    s["accusations"] = []
+    s["round_items"] = [[] for _ in range(n)]
+    s["ready"] = []
+    s["phase"] = "ask"
+
+
+def _reshuffle_whoami(s: State) -> None:
+    """All WHOAMI cards back together (shuffled, or in the given order)."""
+    if s["shuffle"]:
+        rng = Rng(s["rng"])
+        s["whoami"] = rng.shuffled(s["whoami_all"])
+        s["rng"] = rng.state
+    else:
+        s["whoami"] = list(s["whoami_all"])
+    s["whoami_idiots_dealt"] = 0
+    s["whoami_shuffles"] += 1
+
+
+def _ask(s: State, index: int) -> None:
+    card = s["hand"][s["genius"]]
+    asked = questions_asked(s, card)
+    asked[index] = True
+    s["asked"][str(card)] = asked
+    s["question"] = index
+    s["phase"] = "answer"
+
+
+def accepted_answers(s: State) -> list[str]:
+    """The accepted answers of the question being asked."""
+    return card_questions(s, s["hand"][s["genius"]])[s["question"]][1]
+
+
+def _all_answered(s: State) -> None:
+    accepted = accepted_answers(s)
+    for p in range(s["players"]):
+        if p != s["genius"]:
+            s["engine_verdicts"][p] = judge(s["answers"][p], accepted)
+    s["phase"] = "judge"
+
+
+def _judge(s: State, overrides: dict[int, bool]) -> None:
+    n, g = s["players"], s["genius"]
+    for p, v in overrides.items():
+        s["overrides"][p] = v
+    # read out from the Genius's left: a right answer scores 2 at once and is revealed
+    for p in seats_from(g + 1, n)[: n - 1]:
+        right = overrides.get(p, s["engine_verdicts"][p])
+        s["verdicts"][p] = right
+        if right:
+            s["revealed"][p] = True
+            if s["identity"][p] == BRAINIAC:
+                s["scores"][p] += 2
+                s["round_items"][p].append(_item(2, "correct_answer", None))
+    s["accuse_order"] = seats_from(g, n)
+    s["accuse_pos"] = 0
+    s["phase"] = "accuse"
+    _skip_accusers(s)
+
+
+def _skip_accusers(s: State) -> None:
+    # an accuser with nobody to accuse passes without being asked
+    while s["accuse_pos"] < s["players"]:
+        seat = s["accuse_order"][s["accuse_pos"]]
+        if accuse_targets(s, seat):
+            return
+        s["accusations"].append({"by": seat, "target": None, "auto": True})
+        s["accuse_pos"] += 1
+    _score(s)
+
+
+def _accuse(s: State, seat: int, target: int | None) -> None:
+    s["accusations"].append({"by": seat, "target": target, "auto": False})
+    s["accuse_pos"] += 1
+    _skip_accusers(s)
+
+
+def _score(s: State) -> None:
+    """Reveal everyone, sum the round's changes, apply them (never below 0)."""
+    n, g = s["players"], s["genius"]
+    items: list[list[dict[str, Any]]] = s["round_items"]
+    accused = {a["target"] for a in s["accusations"] if a["target"] is not None}
+    for p in range(n):
+        if p != g and s["identity"][p] == IDIOT and s["verdicts"][p] is False and p not in accused:
+            items[p].append(_item(3, "unaccused_idiot", None))
+    for a in s["accusations"]:
+        by, t = a["by"], a["target"]
+        if t is None:
+            continue
+        if s["identity"][t] == IDIOT:
+            items[by].append(_item(2, "correct_accusation", t))
+        else:
+            items[by].append(_item(-1, "wrong_accusation", t))
+            items[t].append(_item(1, "wrongly_accused", by))
+    # an IDIOT who answered right neither gains nor loses anything this round
+    for p in range(n):
+        if p != g and s["identity"][p] == IDIOT and s["verdicts"][p]:
+            items[p] = [_item(0, "idiot_answered_right", None)]
+    before = [s["scores"][p] - sum(i["points"] for i in items[p] if i["kind"] == "correct_answer") for p in range(n)]
+    changes = []
+    for p in range(n):
+        total = sum(i["points"] for i in items[p])
+        if before[p] + total < 0:
+            items[p].append(_item(-(before[p] + total), "floor", None))
+            total = -before[p]
+        s["scores"][p] = before[p] + total
+        changes.append(total)
+    s["revealed"] = [p != g for p in range(n)]
+    card, index = s["hand"][g], s["question"]
+    question, accepted = card_questions(s, card)[index]
+    s["history"].append(
+        {
+            "round": s["round"],
+            "genius": g,
+            "tiebreak": s["round"] > s["rounds_total"],
+            "question": question,
+            "level": index + 1,
+            "accepted": accepted,
+            "answers": list(s["answers"]),
+            "engine_verdicts": list(s["engine_verdicts"]),
+            "overrides": list(s["overrides"]),
+            "verdicts": list(s["verdicts"]),
+            "identities": list(s["identity"]),
+            "accusations": copy.deepcopy(s["accusations"]),
+            "changes": changes,
+            "items": copy.deepcopy(items),
+            "scores": list(s["scores"]),
+        }
+    )
+    # the WHOAMI deck comes back together once its last IDIOT has been revealed
+    idiots = s["whoami_all"].count(IDIOT)
+    if idiots and s["whoami_idiots_dealt"] >= idiots:
+        _reshuffle_whoami(s)
+    _end_of_round(s)
+
+
+def _end_of_round(s: State) -> None:
+    scores = s["scores"]
+    top = max(scores)
+    leaders = [p for p, v in enumerate(scores) if v == top]
+    if s["round"] >= s["rounds_total"] and (len(leaders) == 1 or s["round"] >= s["rounds_total"] + MAX_TIE_ROUNDS):
+        s["winners"] = leaders
+        s["phase"] = "over"
+        s["question"] = None
+        return
+    # the table looks at the reveal (``history[-1]``) before the next round is dealt
+    s["phase"] = "results"
+    s["ready"] = []
+
+
+def _item(points: int, kind: str, other: int | None) -> dict[str, Any]:
+    """One explained score change: ``{"points", "kind", "other", "text"}``; ``other`` is the
+    seat an accusation concerns (the UI writes its name in place of "seat N")."""
+    words = {
+        "correct_answer": "correct answer",
+        "unaccused_idiot": "unaccused IDIOT",
+        "correct_accusation": "correct accusation of seat {o}",
+        "wrong_accusation": "wrong accusation of seat {o}",
+        "wrongly_accused": "wrongly accused by seat {o}",
+        "idiot_answered_right": "IDIOT answered right: no points this round",
+        "floor": "no score goes below 0",
+    }[kind].format(o=other)
+    sign = "+" if points > 0 else ""
+    return {"points": points, "kind": kind, "other": other, "text": f"{sign}{points} {words}"}

@@ -1,0 +1,130 @@
+"""What each seat sees of a Brainiac or IDIOT! game: the shared part (scores, the round's
+public progress, the history) and each seat's own part (its card, its identity, the answers
+and verdicts a Genius judges). Views only read the state.
+
+A state is never changed once made (every apply copies it first), so the views share its
+lists and dicts instead of copying them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..base import seats_from
+from .cards import IDIOT, State, _is_int, card_questions
+from .rules import accuse_targets, outcome, questions_asked, to_act
+
+
+def shared_view(state: State) -> dict[str, Any]:
+    s = state
+    n, g, phase = s["players"], s["genius"], s["phase"]
+    in_round = phase in ("ask", "answer", "judge", "accuse")
+    v: dict[str, Any] = {
+        "phase": phase,
+        "to_act": sorted(to_act(s)),
+        "scores": list(s["scores"]),
+        "over": phase == "over",
+        "players": n,
+        "round": s["round"],
+        "rounds_total": s["rounds_total"],
+        "tiebreak": s["round"] > s["rounds_total"],
+        "genius": g if phase != "trade" else None,
+        "first_genius": s["first_genius"],
+        "deck_count": len(s["deck"]),
+        "whoami": {
+            "left": len(s["whoami"]),
+            "idiots_total": s["whoami_all"].count(IDIOT),
+            "idiots_seen": idiots_seen(s),
+            "size": len(s["whoami_all"]),
+        },
+        # A finished round's record is never changed (apply works on a copy), so views
+        # share the records instead of copying them per seat.
+        "history": list(s["history"]),
+        "traded": None if phase == "trade" else [t == "trade" for t in s["trade"]],
+    }
+    if in_round:
+        v["readout_order"] = seats_from(g + 1, n)[: n - 1]
+        v["accuse_order"] = seats_from(g, n)
+        v["revealed"] = [s["identity"][p] if s["revealed"][p] else None for p in range(n)]
+        v["answered"] = [p != g and s["answers"][p] is not None for p in range(n)]
+        v["answers"] = list(s["answers"]) if phase in ("judge", "accuse") else None
+        v["accusations"] = [{"by": a["by"], "target": a["target"]} for a in s["accusations"]]
+        v["accuser"] = s["accuse_order"][s["accuse_pos"]] if phase == "accuse" else None
+    else:
+        for key in ("answers", "revealed", "accuser"):
+            v[key] = None
+        v["accusations"] = []
+        v["answered"] = [False] * n
+    if phase == "results":
+        # the round just played, in full; the next round's cards are not dealt yet
+        v["results"] = s["history"][-1]
+        v["ready"] = sorted(s["ready"])
+    if phase == "over":
+        v["result"] = outcome(s)
+    return v
+
+
+def seat_view(state: State, seat: int | None) -> dict[str, Any]:
+    s = state
+    n, g, phase = s["players"], s["genius"], s["phase"]
+    me = seat if _is_int(seat) and 0 <= seat < n else None  # type: ignore[operator]
+    in_round = phase in ("ask", "answer", "judge", "accuse")
+    is_genius = me is not None and me == g and in_round
+    v: dict[str, Any] = {"seat": me}
+    if me is not None:
+        questions = card_questions(s, s["hand"][me])
+        asked = questions_asked(s, s["hand"][me])
+        card = []
+        for i, (q, a) in enumerate(questions):
+            entry: dict[str, Any] = {"q": q, "level": i + 1, "asked": asked[i]}
+            if is_genius:
+                entry["a"] = list(a)
+            card.append(entry)
+        v["card"] = card
+    if phase == "trade":
+        v["trade"] = {
+            "decided": [t is not None for t in s["trade"]],
+            "mine": s["trade"][me] if me is not None else None,
+        }
+    if not in_round:
+        for key in ("question", "verdicts", "identity", "my_answer"):
+            v[key] = None
+        v["accuse_targets"] = []
+        return v
+    v["identity"] = s["identity"][me] if me is not None else None
+    v["my_answer"] = s["answers"][me] if me is not None else None
+    if s["question"] is not None:
+        q, accepted = card_questions(s, s["hand"][g])[s["question"]]
+        v["question"] = {"index": s["question"], "level": s["question"] + 1, "q": q}
+        if is_genius:
+            v["question"]["a"] = list(accepted)
+    else:
+        v["question"] = None
+    if phase == "judge":
+        # the engine's verdicts are the Genius's to confirm; the table sees the result
+        v["verdicts"] = (
+            {"engine": list(s["engine_verdicts"]), "overrides": [None] * n, "final": None} if is_genius else None
+        )
+    elif phase == "accuse":
+        v["verdicts"] = {
+            "engine": list(s["engine_verdicts"]),
+            "overrides": list(s["overrides"]),
+            "final": list(s["verdicts"]),
+        }
+    else:
+        v["verdicts"] = None
+    v["accuse_targets"] = (
+        accuse_targets(s, me)
+        if phase == "accuse" and me is not None and me == s["accuse_order"][s["accuse_pos"]]
+        else []
+    )
+    return v
+
+
+def idiots_seen(s: State) -> int:
+    """IDIOT cards revealed since the WHOAMI deck was last shuffled (public knowledge)."""
+    dealt = s["whoami_idiots_dealt"]
+    if s["phase"] in ("ask", "answer", "judge", "accuse"):
+        hidden = sum(1 for p in range(s["players"]) if s["identity"][p] == IDIOT and not s["revealed"][p])
+        return int(dealt - hidden)
+    return int(dealt)

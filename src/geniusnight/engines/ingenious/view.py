@@ -1,0 +1,54 @@
+"""What each seat sees of an Ingenious game: the shared part (board, tracks, log) and each
+seat's own part (its rack, a swap offer). Views only read the state."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .geometry import COLOURS, GEOMETRIES
+from .rules import VARIANT, State, free_starts, is_int, outcome, scores, tile_json, to_act
+
+
+def shared_view(state: State) -> dict[str, Any]:
+    geom = GEOMETRIES[state.radius]
+    cells = geom.cells
+    board = state.board
+    rules = VARIANT[state.variant]
+    over = state.phase == "over"
+    v: dict[str, Any] = {
+        "phase": state.phase,
+        "to_act": sorted(to_act(state)),
+        "scores": scores(state),
+        "over": over,
+        "variant": state.variant,
+        "players": state.players,
+        "radius": state.radius,
+        "board": [[*cells[i], COLOURS[k - 1]] for i, k in enumerate(board) if k],
+        "starts": [[*cells[c], COLOURS[k]] for c, k in geom.starts],
+        "tiles": [[list(cells[a]), list(cells[b])] for a, b in state.pairs],
+        "rack_sizes": [len(r) for r in state.racks],
+        "bag_count": len(state.bag),
+        "turn": state.turn,
+        "cap": rules.cap,
+        "bonus_at": list(rules.thresholds),
+        "placements_left": state.pending if state.phase == "place" else 0,
+        "bonus_pending": max(0, state.pending - 1) if state.phase == "place" else 0,
+        "first_round": (not over) and not state.started[state.turn],
+        "free_starts": [list(cells[c]) for c in free_starts(geom, board)],
+        # Events are never changed once logged (see rules._log), so views share them.
+        "log": list(state.log),
+    }
+    if state.variant == "teams":
+        v["teams"] = [[0, 2], [1, 3]]
+    if over:
+        v["result"] = outcome(state)
+    return v
+
+
+def seat_view(state: State, seat: int | None) -> dict[str, Any]:
+    v: dict[str, Any] = {}
+    if seat is not None and is_int(seat) and 0 <= seat < state.players:
+        v["rack"] = [tile_json(t) for t in state.racks[seat]]
+        if state.phase == "swap" and seat == state.turn:
+            v["swap_offer"] = True
+    return v
