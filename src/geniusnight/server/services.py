@@ -21,7 +21,7 @@ from .games import CacheLimits, GameService, LiveGame
 from .hosting import HostWatch
 from .limits import SocketCount, WindowLimit
 from .realtime import RECONNECT_FRAME, Bus, Hub, RedisBus
-from .rooms import ApiError, RoomService
+from .usecases import RoomUseCases
 
 log = logging.getLogger(__name__)
 
@@ -47,22 +47,8 @@ class Services:
     sockets: SocketCount
     last_purge: float = 0.0
     hosts: HostWatch = field(init=False)
-
-    def allow_chat(self, member_id: int) -> None:
-        if not self.chat_rate.hit(member_id):
-            per = self.settings.chat_per_minute
-            raise ApiError(429, "chat_rate", f"At most {per} chat messages a minute; wait a moment.")
-
+    rooms: RoomUseCases = field(init=False)
     draining: bool = False  # shutting down: /readyz answers 503
-
-    async def room_snapshot(self, room_id: str) -> dict[str, Any] | None:
-        async with self.db.sessions() as s:
-            svc = RoomService(s, self.settings.secret_key)
-            try:
-                room = await svc.room(room_id)
-            except ApiError:
-                return None
-            return await svc.snapshot(room, self.hub.online_members(room_id))
 
     async def drain(self, grace: float = RECONNECT_GRACE, timeout: float = DRAIN_TIMEOUT) -> None:
         """A graceful shutdown, once the listener is closed: bots and clocks stop here (a
@@ -85,15 +71,6 @@ class Services:
             log.error("draining: %d moves still in flight after %.0f s", self.games.in_flight, timeout)
         log.info("drained")
 
-    async def identities(self, room_id: str) -> dict[int, dict[str, Any]]:
-        async with self.db.sessions() as s:
-            svc = RoomService(s, self.settings.secret_key)
-            try:
-                room = await svc.room(room_id)
-            except ApiError:
-                return {}
-            return await svc.identities(room)
-
     async def publish_seats(self, room_id: str, game_id: int | None) -> None:
         """Who holds which seat changed: every process reloads ``game_id`` if it caches it,
         and tells each connection of the room its member's seat and host role."""
@@ -105,19 +82,16 @@ class Services:
         await self.bus.publish({"kind": "host", "room": room_id, "member": member_id, "message": message})
         await self.publish_room(room_id)
 
-    async def seats_changed(self, room_id: str, game_id: int | None) -> None:
-        """Who holds or plays which seat of ``game_id`` changed (a kick, a bot standing in or
-        leaving the seat to its member again): every process and connection learns it, and a
-        bot that must act now gets its turn."""
-        await self.publish_seats(room_id, game_id)
-        if game_id is not None:
-            live = await self.games.get(game_id)
-            if not live.over:
-                self.driver.schedule(live)
-        await self.publish_room(room_id)
-
     async def publish_room(self, room_id: str) -> None:
+        """The room changed (or who is online in it): every socket gets its snapshot."""
         await self.bus.publish({"kind": "room", "room": room_id})
+
+    async def publish_chat(self, room_id: str, chat: dict[str, Any]) -> None:
+        await self.bus.publish({"kind": "chat", "room": room_id, "chat": chat})
+
+    async def publish_kicked(self, room_id: str, member_id: int, message: str) -> None:
+        """The member left the room: their sockets are told and closed."""
+        await self.bus.publish({"kind": "kicked", "room": room_id, "member": member_id, "message": message})
 
     async def housekeeping(self) -> None:
         """Runs for the life of the process: finished and idle games leave the cache; old
@@ -171,8 +145,9 @@ def build_services(settings: Settings, clock: Clock | None = None) -> Services:
         sockets=SocketCount(settings.ws_per_address, settings.ws_total),
     )
     services.hosts = HostWatch(services)
-    hub.room_snapshot = services.room_snapshot
-    hub.identities = services.identities
+    services.rooms = RoomUseCases(services)
+    hub.room_snapshot = services.rooms.snapshot
+    hub.identities = services.rooms.identities
     games.on_commit.append(services.publish_state)
     games.on_commit.append(driver.on_commit)
     return services

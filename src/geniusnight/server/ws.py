@@ -13,13 +13,12 @@ from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from ..db import Member, Room
 from ..logs import fields
 from .deps import cookie_name
 from .edge import BadInput, strict_json
 from .origin import origin_allowed, says_where_from
 from .realtime import RECONNECT_FRAME, Connection, TokenBucket
-from .rooms import ApiError, RoomService, chat_json
+from .rooms import ApiError
 from .services import Services
 
 log = logging.getLogger(__name__)
@@ -74,15 +73,12 @@ async def _connect(ws: WebSocket, services: Services, room_id: str) -> None:
         return
     if admitted is None:
         return
-    conn, came_back, game_id, hello = admitted
+    conn, hello = admitted
     where = fields(room_id, seat=conn.seat)
     log.info("socket open: member %s", conn.member_id, extra=where)
     try:
-        if came_back:  # the seat is the member's again: every process's game learns it first
-            await services.publish_seats(room_id, game_id)
         await _welcome(services, conn, hello)
-        await services.publish_room(room_id)  # someone came online
-        await services.hosts.check(room_id)  # a host long gone hands the role to someone here
+        await services.rooms.came_online(room_id)
         await _serve(ws, services, conn)
     except WebSocketDisconnect:
         pass
@@ -91,19 +87,15 @@ async def _connect(ws: WebSocket, services: Services, room_id: str) -> None:
     finally:
         log.info("socket closed: member %s", conn.member_id, extra=where)
         services.hub.remove(conn)
-        services.hosts.socket_closed(room_id, conn.member_id, conn.host)
         await conn.stop()
         with contextlib.suppress(Exception):
-            await services.publish_room(room_id)
+            await services.rooms.went_offline(room_id, conn.member_id, conn.host)
 
 
-async def _admit(
-    ws: WebSocket, services: Services, room_id: str
-) -> tuple[Connection, bool, int | None, dict[str, Any]] | None:
-    """The hello, the seat token, the room: a Connection in the hub, whether its member came
-    back to a seat a bot played for them, the room's game, and the hello; or None (refused
-    and closed). Everything looked up here is dropped on return: an idle connection keeps
-    only its Connection."""
+async def _admit(ws: WebSocket, services: Services, room_id: str) -> tuple[Connection, dict[str, Any]] | None:
+    """The hello, the seat token, the room: a Connection in the hub and the hello; or None
+    (refused and closed). Everything looked up here is dropped on return: an idle
+    connection keeps only its Connection."""
     settings = services.settings
     hello = await _hello(ws, settings.max_frame_bytes, settings.hello_seconds)
     if hello is None:
@@ -117,55 +109,31 @@ async def _admit(
             await ws.close(code=4403)
             return None
         token = ws.cookies.get(cookie_name(room_id))
-    async with services.db.sessions() as s:
-        svc = RoomService(s, settings.secret_key)
-        try:
-            room = await svc.room(room_id)
-        except ApiError as e:
-            await ws.send_json(error(None, e.code, e.message))
-            await ws.close(code=4404)
-            return None
-        member = await svc.member_by_token(room_id, token if isinstance(token, str) else None)
-        if member is None:
-            await ws.send_json(error(None, "not_member", "Join the room by its invite link first."))
-            await ws.close(code=4401)
-            return None
-        # a member the host handed to a bot comes back by connecting while none of their
-        # sockets is open; a bot the member asked for stays until they take the seat back
-        came_back = member.away_by == "host" and member.id not in services.hub.online_members(room_id)
-        if came_back:
-            member_id = member.id
-
-            async def take_back(room: Room) -> Member:
-                back = await s.get(Member, member_id)
-                assert back is not None
-                if back.away_by == "host":
-                    await svc.back(room, back)
-                return back
-
-            room, returned = await svc.seating(room_id, take_back)
-            member = returned
-        conn = Connection(
-            ws=ws,
-            room_id=room_id,
-            member_id=member.id,
-            seat=await svc.seat_of(room, member),
-            name=member.name,
-            host=member.id == room.host_member_id,
-            away=member.away_by is not None,
-            patches=hello.get("patches") is True,
-        )
-        game_id = room.current_game_id
+    try:
+        admitted = await services.rooms.admit(room_id, token if isinstance(token, str) else None)
+    except ApiError as e:
+        await ws.send_json(error(None, e.code, e.message))
+        await ws.close(code=4401 if e.code == "not_member" else 4404)
+        return None
+    conn = Connection(
+        ws=ws,
+        room_id=room_id,
+        member_id=admitted.member_id,
+        seat=admitted.seat,
+        name=admitted.name,
+        host=admitted.host,
+        away=admitted.away,
+        patches=hello.get("patches") is True,
+    )
     services.hub.add(conn)
-    return conn, came_back, game_id, hello
+    return conn, hello
 
 
 async def _welcome(services: Services, conn: Connection, hello: dict[str, Any]) -> None:
     """The welcome frame (room, who you are, recent chat), then the current game's state,
     or only the patches since the view the hello says the client holds."""
-    async with services.db.sessions() as s:
-        chat = await RoomService(s, services.settings.secret_key).recent_chat(conn.room_id)
-    snap = await services.room_snapshot(conn.room_id)
+    chat = await services.rooms.recent_chat(conn.room_id)
+    snap = await services.rooms.snapshot(conn.room_id)
     conn.send_json(
         {
             "type": "welcome",
@@ -251,7 +219,7 @@ async def _serve(ws: WebSocket, services: Services, conn: Connection) -> None:
             await _act(services, conn, frame)
         elif kind == "hello":
             # a client that saw a gap in seq asks again: send the room and the current state
-            snap = await services.room_snapshot(conn.room_id)
+            snap = await services.rooms.snapshot(conn.room_id)
             if snap is not None:
                 conn.send_json({"type": "room", "room": snap})
                 await _send_fresh_state(services, conn, snap.get("game_id"))
@@ -299,18 +267,7 @@ async def _act(services: Services, conn: Connection, frame: dict[str, Any]) -> N
 
 
 async def _chat(services: Services, conn: Connection, frame: dict[str, Any]) -> None:
-    ref = frame.get("ref")
-    async with services.db.sessions() as s:
-        svc = RoomService(s, services.settings.secret_key)
-        try:
-            room = await svc.room(conn.room_id)
-            member = await s.get(Member, conn.member_id)
-            if member is None or member.kicked:
-                raise ApiError(401, "not_member", "You are not in this room.")
-            services.allow_chat(member.id)
-            msg = await svc.chat(room, member, frame.get("text"))
-            await s.commit()
-        except ApiError as e:
-            conn.send_json(error(ref, e.code, e.message))
-            return
-    await services.bus.publish({"kind": "chat", "room": conn.room_id, "chat": chat_json(msg)})
+    try:
+        await services.rooms.say_as(conn.room_id, conn.member_id, frame.get("text"))
+    except ApiError as e:
+        conn.send_json(error(frame.get("ref"), e.code, e.message))
