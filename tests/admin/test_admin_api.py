@@ -14,7 +14,8 @@ from admin_helpers import ADMIN, bearer, move, play_to_end, two_players
 from sqlalchemy import update
 
 from geniusnight.db import RefusedAction
-from geniusnight.server.admin import ADMIN_COOKIE, make_session_cookie, purge_old_refused, session_cookie_valid
+from geniusnight.server.admin.auth import ADMIN_COOKIE, make_session_cookie, session_cookie_valid
+from geniusnight.server.admin.service import purge_old_refused
 from geniusnight.settings import Settings
 
 ADMIN_GETS = [

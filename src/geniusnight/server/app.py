@@ -20,7 +20,9 @@ from starlette.routing import WebSocketRoute
 from ..clock import Clock
 from ..resources import data_dir
 from ..settings import Settings, get_settings
-from . import admin, api, ops, pages, replay, ws
+from . import api, ops, pages, replay, ws
+from .admin import pages as admin_pages
+from .admin import routes as admin_routes
 from .edge import BadInput, EdgeMiddleware, http_error, validation_error
 from .ops import MetricsListener
 from .origin import OriginGuard
@@ -104,7 +106,8 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.include_router(ops.router)
     app.include_router(api.router)
     app.router.routes.append(WebSocketRoute("/ws/{room_id}", ws.room_socket))
-    app.include_router(admin.router)
+    app.include_router(admin_routes.api)
+    app.include_router(admin_pages.pages)
     app.include_router(replay.router_all)
     app.include_router(pages.router)
     static = StaticFiles(directory=STATIC_DIR)

@@ -386,6 +386,13 @@ class GameService:
     def forget(self, game_id: int) -> None:
         self.live.pop(game_id, None)
 
+    def close_room(self, room_id: str) -> None:
+        """The room was closed: its cached games refuse every later move, and their bots and
+        clocks stop (a game loaded later reads that from the room)."""
+        for live in self.live.values():
+            if live.room_id == room_id:
+                live.closed = True
+
     # --- the pipeline ----------------------------------------------------------------
 
     async def submit(

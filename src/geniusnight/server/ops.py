@@ -19,7 +19,7 @@ from fastapi import APIRouter, Request, Response
 from fastapi.responses import JSONResponse
 
 from . import metrics
-from .admin import require_admin
+from .admin.auth import require_admin
 from .deps import get_services
 from .rooms import ApiError
 

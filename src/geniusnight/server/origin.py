@@ -26,7 +26,7 @@ from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ..settings import Settings
-from .admin import ADMIN_COOKIE
+from .admin.auth import ADMIN_COOKIE
 from .deps import COOKIE_PREFIX, cookie_name
 
 SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}

@@ -251,6 +251,8 @@ class Hub:
         room_id = event["room"]
         if kind == "seats" and event.get("game") is not None:
             await self.games.reload_seats(event["game"])  # cached here even with nobody connected
+        if kind == "closed":
+            self.games.close_room(room_id)
         if kind == "state" and room_id not in self.rooms and event["game"] in self.games.live:
             # nobody here watches it, but the cached game stays current (a bot or a timer
             # that runs here next, or a socket that comes, finds it so)

@@ -15,8 +15,9 @@ from ..clock import Clock
 from ..db import Database
 from ..engines import ENGINES, register
 from ..settings import Settings
-from .admin import purge_old_refused, purge_old_rooms
+from .admin.service import AdminService, purge_old_refused, purge_old_rooms
 from .driver import Driver
+from .gamelogs import GameLogs
 from .games import CacheLimits, GameService, LiveGame
 from .hosting import HostWatch
 from .limits import SocketCount, WindowLimit
@@ -48,6 +49,8 @@ class Services:
     last_purge: float = 0.0
     hosts: HostWatch = field(init=False)
     rooms: RoomUseCases = field(init=False)
+    admin: AdminService = field(init=False)
+    logs: GameLogs = field(init=False)
     draining: bool = False  # shutting down: /readyz answers 503
 
     async def drain(self, grace: float = RECONNECT_GRACE, timeout: float = DRAIN_TIMEOUT) -> None:
@@ -92,6 +95,10 @@ class Services:
     async def publish_kicked(self, room_id: str, member_id: int, message: str) -> None:
         """The member left the room: their sockets are told and closed."""
         await self.bus.publish({"kind": "kicked", "room": room_id, "member": member_id, "message": message})
+
+    async def publish_closed(self, room_id: str, message: str) -> None:
+        """The room was closed: every process's games of it stop, its sockets are told and closed."""
+        await self.bus.publish({"kind": "closed", "room": room_id, "message": message})
 
     async def housekeeping(self) -> None:
         """Runs for the life of the process: finished and idle games leave the cache; old
@@ -146,6 +153,8 @@ def build_services(settings: Settings, clock: Clock | None = None) -> Services:
     )
     services.hosts = HostWatch(services)
     services.rooms = RoomUseCases(services)
+    services.admin = AdminService(services)
+    services.logs = GameLogs(db)
     hub.room_snapshot = services.rooms.snapshot
     hub.identities = services.rooms.identities
     games.on_commit.append(services.publish_state)

@@ -10,7 +10,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..db import Member, Room
+from ..db import Game, Member, Room
 from .games import LiveGame
 from .rooms import ApiError, RoomService, chat_json
 
@@ -118,6 +118,30 @@ class RoomUseCases:
             raise ApiError(409, "no_game", "No game has started in this room.")
         live = await self.services.games.get(room.current_game_id)
         return live, live.seat_of(member.id)
+
+    async def _finished_game(self, room_id: str, token: str | None, game_id: int) -> Game:
+        """The room's game ``game_id`` if the caller is a member and the game is over."""
+        async with self._rooms() as svc:
+            room, _ = await self._member(svc, room_id, token)
+            game = await svc.s.get(Game, game_id)
+        if game is None or game.room_id != room.id:
+            raise ApiError(404, "no_game", "This room has no such game.")
+        if game.result is None:
+            raise ApiError(409, "game_running", "The replay opens once the game is over.")
+        return game
+
+    async def replay_log(
+        self, room_id: str, token: str | None, game_id: int, seat: str | None, action_type: str | None
+    ) -> dict[str, Any]:
+        """A finished game's whole log, for its room's members (free-form options hidden)."""
+        game = await self._finished_game(room_id, token, game_id)
+        return await self.services.logs.log(game, seat=seat, action_type=action_type, for_players=True)
+
+    async def replay_state(self, room_id: str, token: str | None, game_id: int, seq: int | None) -> dict[str, Any]:
+        """Every seat's view of a finished game at ``seq``, hidden parts revealed; not the
+        raw state (undealt cards, the PRNG), which only the admin sees."""
+        game = await self._finished_game(room_id, token, game_id)
+        return await self.services.logs.state_at(game, seq, full=False)
 
     # --- creating and joining ------------------------------------------------------------
 
