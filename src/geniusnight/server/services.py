@@ -17,6 +17,7 @@ from ..engines import ENGINES, register
 from ..settings import Settings
 from .admin.service import AdminService, purge_old_refused, purge_old_rooms
 from .driver import Driver
+from .events import ChatEvent, ClosedEvent, HostEvent, KickedEvent, RoomEvent, SeatsEvent, StateEvent
 from .gamelogs import GameLogs
 from .games import CacheLimits, GameService, LiveGame
 from .hosting import HostWatch
@@ -77,28 +78,28 @@ class Services:
     async def publish_seats(self, room_id: str, game_id: int | None) -> None:
         """Who holds which seat changed: every process reloads ``game_id`` if it caches it,
         and tells each connection of the room its member's seat and host role."""
-        await self.bus.publish({"kind": "seats", "room": room_id, "game": game_id})
+        await self.bus.publish(SeatsEvent(room_id, game_id))
 
     async def host_changed(self, room_id: str, member_id: int | None, message: str) -> None:
         """The host role moved: each connection learns its own role, and everyone is told."""
         await self.publish_seats(room_id, None)
-        await self.bus.publish({"kind": "host", "room": room_id, "member": member_id, "message": message})
+        await self.bus.publish(HostEvent(room_id, member_id, message))
         await self.publish_room(room_id)
 
     async def publish_room(self, room_id: str) -> None:
         """The room changed (or who is online in it): every socket gets its snapshot."""
-        await self.bus.publish({"kind": "room", "room": room_id})
+        await self.bus.publish(RoomEvent(room_id))
 
     async def publish_chat(self, room_id: str, chat: dict[str, Any]) -> None:
-        await self.bus.publish({"kind": "chat", "room": room_id, "chat": chat})
+        await self.bus.publish(ChatEvent(room_id, chat))
 
     async def publish_kicked(self, room_id: str, member_id: int, message: str) -> None:
         """The member left the room: their sockets are told and closed."""
-        await self.bus.publish({"kind": "kicked", "room": room_id, "member": member_id, "message": message})
+        await self.bus.publish(KickedEvent(room_id, member_id, message))
 
     async def publish_closed(self, room_id: str, message: str) -> None:
         """The room was closed: every process's games of it stop, its sockets are told and closed."""
-        await self.bus.publish({"kind": "closed", "room": room_id, "message": message})
+        await self.bus.publish(ClosedEvent(room_id, message))
 
     async def housekeeping(self) -> None:
         """Runs for the life of the process: finished and idle games leave the cache; old
@@ -117,10 +118,9 @@ class Services:
                 log.exception("housekeeping failed")
 
     async def publish_state(self, live: LiveGame) -> None:
-        event = {"kind": "state", "room": live.room_id, "game": live.id, "seq": live.seq}
-        if self.games.multi_process:  # other processes apply these instead of reading the log
-            event["moves"] = live.published_moves()
-        await self.bus.publish(event)
+        # with other processes, they apply the last moves instead of reading the log
+        moves = live.published_moves() if self.games.multi_process else None
+        await self.bus.publish(StateEvent(live.room_id, live.id, live.seq, moves))
         if live.over:  # the room's status just became "finished"
             await self.publish_room(live.room_id)
 

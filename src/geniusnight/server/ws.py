@@ -1,7 +1,8 @@
 """The websocket ``/ws/{room_id}`` (documented in docs/protocol.md).
 
-Every frame is checked here before the engine sees it: size, flood rate, JSON, type, seat.
-A refused frame gets an ``error`` frame and changes nothing; the connection stays open.
+Every frame is read once into a typed value (:func:`.frames.read`: size, JSON, type, fields)
+and checked here for flood rate and seat before the engine sees it. A refused frame gets an
+``error`` frame and changes nothing; the connection stays open.
 """
 
 from __future__ import annotations
@@ -9,30 +10,19 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..logs import fields
+from . import frames
 from .deps import cookie_name
-from .edge import BadInput, strict_json
+from .frames import Act, Chat, Hello, Ping, Refused, Unknown, error
 from .origin import origin_allowed, says_where_from
 from .realtime import RECONNECT_FRAME, Connection, TokenBucket
 from .rooms import ApiError
 from .services import Services
 
 log = logging.getLogger(__name__)
-
-REF_MAX = 64
-
-
-def error(ref: Any, code: str, message: str) -> dict[str, Any]:
-    return {
-        "type": "error",
-        "ref": ref if isinstance(ref, str | int) else None,
-        "code": code,
-        "message": message,
-    }
 
 
 async def room_socket(ws: WebSocket) -> None:
@@ -92,7 +82,7 @@ async def _connect(ws: WebSocket, services: Services, room_id: str) -> None:
             await services.rooms.went_offline(room_id, conn.member_id, conn.host)
 
 
-async def _admit(ws: WebSocket, services: Services, room_id: str) -> tuple[Connection, dict[str, Any]] | None:
+async def _admit(ws: WebSocket, services: Services, room_id: str) -> tuple[Connection, Hello] | None:
     """The hello, the seat token, the room: a Connection in the hub and the hello; or None
     (refused and closed). Everything looked up here is dropped on return: an idle
     connection keeps only its Connection."""
@@ -100,8 +90,8 @@ async def _admit(ws: WebSocket, services: Services, room_id: str) -> tuple[Conne
     hello = await _hello(ws, settings.max_frame_bytes, settings.hello_seconds)
     if hello is None:
         return None
-    token = hello.get("token")
-    if not token:
+    token = hello.token
+    if not hello.token_given:
         # the cookie authenticates only a socket whose browser said where it comes from
         if not says_where_from(ws.headers) and ws.cookies.get(cookie_name(room_id)):
             message = "Send your token in hello, or connect from this site's pages."
@@ -110,7 +100,7 @@ async def _admit(ws: WebSocket, services: Services, room_id: str) -> tuple[Conne
             return None
         token = ws.cookies.get(cookie_name(room_id))
     try:
-        admitted = await services.rooms.admit(room_id, token if isinstance(token, str) else None)
+        admitted = await services.rooms.admit(room_id, token)
     except ApiError as e:
         await ws.send_json(error(None, e.code, e.message))
         await ws.close(code=4401 if e.code == "not_member" else 4404)
@@ -123,13 +113,13 @@ async def _admit(ws: WebSocket, services: Services, room_id: str) -> tuple[Conne
         name=admitted.name,
         host=admitted.host,
         away=admitted.away,
-        patches=hello.get("patches") is True,
+        patches=hello.patches,
     )
     services.hub.add(conn)
     return conn, hello
 
 
-async def _welcome(services: Services, conn: Connection, hello: dict[str, Any]) -> None:
+async def _welcome(services: Services, conn: Connection, hello: Hello) -> None:
     """The welcome frame (room, who you are, recent chat), then the current game's state,
     or only the patches since the view the hello says the client holds."""
     chat = await services.rooms.recent_chat(conn.room_id)
@@ -152,7 +142,7 @@ async def _welcome(services: Services, conn: Connection, hello: dict[str, Any]) 
     await _send_current_state(services, conn, snap.get("game_id") if snap else None, hello)
 
 
-async def _hello(ws: WebSocket, max_bytes: int, seconds: float) -> dict[str, Any] | None:
+async def _hello(ws: WebSocket, max_bytes: int, seconds: float) -> Hello | None:
     """The first frame must be a hello; anything else gets an error and another chance, but
     the deadline stays: a socket that never says hello is closed (slow clients hold nothing)."""
     loop = asyncio.get_running_loop()
@@ -164,32 +154,23 @@ async def _hello(ws: WebSocket, max_bytes: int, seconds: float) -> dict[str, Any
             await ws.send_json(error(None, "hello_timeout", "Say hello first."))
             await ws.close(code=4408)
             return None
-        frame, problem = _parse(text, max_bytes)
-        if frame is not None and frame.get("type") == "hello":
+        frame = frames.read(text, max_bytes)
+        if isinstance(frame, Hello):
             return frame
-        await ws.send_json(problem or error(None, "hello_first", 'The first frame must be {"type": "hello"}.'))
+        if isinstance(frame, Refused) and frame.type is None:
+            await ws.send_json(frame.error)  # not even a frame
+        else:
+            await ws.send_json(error(None, "hello_first", 'The first frame must be {"type": "hello"}.'))
 
 
-def _parse(text: str, max_bytes: int) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
-    if len(text.encode()) > max_bytes:
-        return None, error(None, "frame_too_large", f"Frames are at most {max_bytes // 1024} KiB.")
-    try:
-        frame = strict_json(text)
-    except BadInput as e:
-        return None, error(None, e.code, e.message)
-    if not isinstance(frame, dict) or not isinstance(frame.get("type"), str):
-        return None, error(None, "malformed", 'A frame is a JSON object with a "type".')
-    return frame, None
-
-
-async def _send_current_state(services: Services, conn: Connection, game_id: int | None, hello: dict[str, Any]) -> None:
+async def _send_current_state(services: Services, conn: Connection, game_id: int | None, hello: Hello) -> None:
     if game_id is None:
         return
     # with several processes this one's cache may lag behind the log: read the new moves first
     games = services.games
     live = await (games.catch_up(game_id) if games.multi_process else games.get(game_id))
-    if type(hello.get("game_id")) is int and hello["game_id"] == game_id and "seq" in hello:
-        services.hub.resume(conn, live, hello["seq"], hello.get("seat"))
+    if hello.resume is not None and hello.resume.game_id == game_id:
+        services.hub.resume(conn, live, hello.resume.at)
     else:
         services.hub.send_state(conn, live)
 
@@ -205,30 +186,30 @@ async def _serve(ws: WebSocket, services: Services, conn: Connection) -> None:
         if text is None:
             conn.send_json(error(None, "malformed", "Send text frames with JSON."))
             continue
-        frame, problem = _parse(text, settings.max_frame_bytes)
-        ref = frame.get("ref") if frame else None
+        frame = frames.read(text, settings.max_frame_bytes)
         if not bucket.take():
-            conn.send_json(error(ref, "rate_limited", "Too many frames; slow down."))
+            conn.send_json(error(frame.ref, "rate_limited", "Too many frames; slow down."))
             continue
-        if frame is None:
-            assert problem is not None
-            conn.send_json(problem)
-            continue
-        kind = frame["type"]
-        if kind == "act":
-            await _act(services, conn, frame)
-        elif kind == "hello":
-            # a client that saw a gap in seq asks again: send the room and the current state
-            snap = await services.rooms.snapshot(conn.room_id)
-            if snap is not None:
-                conn.send_json({"type": "room", "room": snap})
-                await _send_fresh_state(services, conn, snap.get("game_id"))
-        elif kind == "chat":
-            await _chat(services, conn, frame)
-        elif kind == "ping":
-            conn.send_json({"type": "pong", "ref": ref})
-        else:
-            conn.send_json(error(ref, "unknown_type", f"Unknown frame type {kind!r}."))
+        match frame:
+            case Refused(error=refusal):
+                conn.send_json(refusal)
+            case Act():
+                await _act(services, conn, frame)
+            case Hello():
+                # a client that saw a gap in seq asks again: send the room and the current state
+                snap = await services.rooms.snapshot(conn.room_id)
+                if snap is not None:
+                    conn.send_json({"type": "room", "room": snap})
+                    await _send_fresh_state(services, conn, snap.get("game_id"))
+            case Chat(ref=ref, text=said):
+                try:
+                    await services.rooms.say_as(conn.room_id, conn.member_id, said)
+                except ApiError as e:
+                    conn.send_json(error(ref, e.code, e.message))
+            case Ping(ref=ref):
+                conn.send_json({"type": "pong", "ref": ref})
+            case Unknown(ref=ref, type=kind):
+                conn.send_json(error(ref, "unknown_type", f"Unknown frame type {kind!r}."))
 
 
 async def _send_fresh_state(services: Services, conn: Connection, game_id: int | None) -> None:
@@ -238,15 +219,8 @@ async def _send_fresh_state(services: Services, conn: Connection, game_id: int |
     services.hub.send_state(conn, live)
 
 
-async def _act(services: Services, conn: Connection, frame: dict[str, Any]) -> None:
-    ref = frame.get("ref")
-    if ref is not None and (not isinstance(ref, str) or not 0 < len(ref) <= REF_MAX):
-        conn.send_json(error(None, "bad_ref", f"'ref' must be a string of 1-{REF_MAX} characters."))
-        return
-    action = frame.get("action")
-    if not isinstance(action, dict):
-        conn.send_json(error(ref, "malformed", "'action' must be a JSON object."))
-        return
+async def _act(services: Services, conn: Connection, frame: Act) -> None:
+    ref, action = frame.ref, frame.action
     if conn.seat is None:
         conn.send_json(error(ref, "spectator", "Spectators can watch but not play."))
         return
@@ -264,10 +238,3 @@ async def _act(services: Services, conn: Connection, frame: dict[str, Any]) -> N
         conn.send_json({"type": "ack", "ref": ref, "seq": outcome.seq, "duplicate": outcome.duplicate})
     else:
         conn.send_json(error(ref, outcome.code, outcome.message))
-
-
-async def _chat(services: Services, conn: Connection, frame: dict[str, Any]) -> None:
-    try:
-        await services.rooms.say_as(conn.room_id, conn.member_id, frame.get("text"))
-    except ApiError as e:
-        conn.send_json(error(frame.get("ref"), e.code, e.message))
