@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from geniusnight.server.events import (
+from geniusnight.server.play.events import (
     BadEvent,
     ChatEvent,
     ClosedEvent,
@@ -20,7 +20,7 @@ from geniusnight.server.events import (
     decode,
     encode,
 )
-from geniusnight.server.frames import Act, Chat, Hello, Ping, Refused, Resume, Unknown, read
+from geniusnight.server.play.frames import Act, Chat, Hello, Ping, Refused, Resume, Unknown, read
 
 EVENTS = [
     StateEvent("r", 3, 7),

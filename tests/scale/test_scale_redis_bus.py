@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from geniusnight.server import realtime
-from geniusnight.server.events import ChatEvent, Event
-from geniusnight.server.realtime import RedisBus
+from geniusnight.server.play import realtime
+from geniusnight.server.play.events import ChatEvent, Event
+from geniusnight.server.play.realtime import RedisBus
 
 REDIS = os.environ.get("GENIUSNIGHT_TEST_REDIS_URL")
 pytestmark = pytest.mark.skipif(not REDIS, reason="GENIUSNIGHT_TEST_REDIS_URL not set")

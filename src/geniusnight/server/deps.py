@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING, Annotated
 from fastapi import Depends, Request
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from .rooms import RoomService
-from .usecases import RoomUseCases
+from .rooms.service import RoomService
+from .rooms.usecases import RoomUseCases
 
 if TYPE_CHECKING:
     from .services import Services

@@ -21,7 +21,7 @@ from fastapi.responses import JSONResponse
 from . import metrics
 from .admin.auth import require_admin
 from .deps import get_services
-from .rooms import ApiError
+from .errors import ApiError
 
 if TYPE_CHECKING:
     from .services import Services

@@ -15,7 +15,8 @@ from fastapi.responses import HTMLResponse
 from ..db import Member, Room
 from ..engines import ENGINES
 from .deps import RoomServiceDep, seat_token
-from .rooms import ApiError, RoomService
+from .errors import ApiError
+from .rooms.service import RoomService
 from .templating import TEMPLATE_DIR, templates
 
 router = APIRouter(include_in_schema=False)

@@ -16,14 +16,14 @@ from ..db import Database
 from ..engines import ENGINES, register
 from ..settings import Settings
 from .admin.service import AdminService, purge_old_refused, purge_old_rooms
-from .driver import Driver
-from .events import ChatEvent, ClosedEvent, HostEvent, KickedEvent, RoomEvent, SeatsEvent, StateEvent
-from .gamelogs import GameLogs
-from .games import CacheLimits, GameService, LiveGame
-from .hosting import HostWatch
 from .limits import SocketCount, WindowLimit
-from .realtime import RECONNECT_FRAME, Bus, Hub, RedisBus
-from .usecases import RoomUseCases
+from .play.driver import Driver
+from .play.events import ChatEvent, ClosedEvent, HostEvent, KickedEvent, RoomEvent, SeatsEvent, StateEvent
+from .play.games import CacheLimits, GameService, LiveGame
+from .play.realtime import RECONNECT_FRAME, Bus, Hub, RedisBus
+from .replay.logs import GameLogs
+from .rooms.hosting import HostWatch
+from .rooms.usecases import RoomUseCases
 
 log = logging.getLogger(__name__)
 

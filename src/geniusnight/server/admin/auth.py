@@ -24,7 +24,7 @@ from sqlalchemy import delete
 from ...db import AdminSession, Database
 from ...settings import Settings
 from ..deps import bearer_token, get_services
-from ..rooms import ApiError
+from ..errors import ApiError
 
 ADMIN_COOKIE = "gn_admin"
 SESSION_SECONDS = 12 * 60 * 60

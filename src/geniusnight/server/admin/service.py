@@ -1,6 +1,6 @@
 """What the admin console reads and does (docs/admin.md): rooms and their games, closing a
 room, a game's log with its refused actions, exports and the state at any seq (through
-:class:`..gamelogs.GameLogs`), and the retention purges."""
+:class:`..replay.logs.GameLogs`), and the retention purges."""
 
 from __future__ import annotations
 
@@ -12,8 +12,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from ...db import Game, Member, RefusedAction, Room
 from ...engines import ENGINES
-from ..gamelogs import game_summary, iso, player, seat_filter, type_of
-from ..rooms import ApiError, seat_entries
+from ..errors import ApiError
+from ..replay.logs import game_summary, iso, player, seat_filter, type_of
+from ..rooms.service import seat_entries
 
 if TYPE_CHECKING:
     from ..services import Services

@@ -8,9 +8,9 @@ from typing import Any
 from fastapi import APIRouter, Request, Response, UploadFile
 from pydantic import BaseModel, Field
 
-from ..engines import ENGINES
-from .deps import RoomsDep, cookie_name, get_services, seat_token
-from .edge import SeatNumber
+from ...engines import ENGINES
+from ..deps import RoomsDep, cookie_name, get_services, seat_token
+from ..edge import SeatNumber
 from .usecases import FILE_MAX
 
 router = APIRouter(prefix="/api", tags=["rooms"])

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .edge import BadInput, strict_json
+from ..edge import BadInput, strict_json
 
 REF_MAX = 64
 

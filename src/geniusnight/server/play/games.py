@@ -25,13 +25,13 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.sql.dml import Update
 
-from ..clock import Clock, SystemClock
-from ..db import Database, Game, GameSeat, Move, RefusedAction, Room
-from ..engines import Engine, IllegalAction, get_engine
-from ..logs import fields
-from . import metrics
+from ...clock import Clock, SystemClock
+from ...db import Database, Game, GameSeat, Move, RefusedAction, Room
+from ...engines import Engine, IllegalAction, get_engine
+from ...logs import fields
+from .. import metrics
+from ..replay.replayer import initial_state, steps
 from .patches import History
-from .replayer import initial_state, steps
 
 log = logging.getLogger(__name__)
 

@@ -23,11 +23,11 @@ from typing import Any
 
 from sqlalchemy import select
 
-from ..clock import Clock, SystemClock
-from ..db import Game
-from ..engines import Rng
-from ..logs import fields
-from . import metrics
+from ...clock import Clock, SystemClock
+from ...db import Game
+from ...engines import Rng
+from ...logs import fields
+from .. import metrics
 from .games import GameService, LiveGame, _aware, derive_seed
 from .realtime import Bus
 

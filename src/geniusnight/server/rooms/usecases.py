@@ -1,7 +1,7 @@
 """The room's use cases, each one whole: from the caller's seat token through the checks and
 the write (committed here), to the events every process and socket must see and the bots
 and clocks it sets going. Routes (HTTP and websocket) parse a request, call one method here
-and shape the answer; :class:`.rooms.RoomService` is the storage underneath."""
+and shape the answer; :class:`.service.RoomService` is the storage underneath."""
 
 from __future__ import annotations
 
@@ -10,12 +10,13 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..db import Game, Member, Room
-from .games import LiveGame
-from .rooms import ApiError, RoomService, chat_json
+from ...db import Game, Member, Room
+from ..errors import ApiError
+from ..play.games import LiveGame
+from .service import RoomService, chat_json
 
 if TYPE_CHECKING:
-    from .services import Services
+    from ..services import Services
 
 FILE_MAX = 1 << 20  # bytes of an uploaded option file
 

@@ -13,14 +13,14 @@ import logging
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from ..logs import fields
+from ...logs import fields
+from ..deps import cookie_name
+from ..errors import ApiError
+from ..origin import origin_allowed, says_where_from
+from ..services import Services
 from . import frames
-from .deps import cookie_name
 from .frames import Act, Chat, Hello, Ping, Refused, Unknown, error
-from .origin import origin_allowed, says_where_from
 from .realtime import RECONNECT_FRAME, Connection, TokenBucket
-from .rooms import ApiError
-from .services import Services
 
 log = logging.getLogger(__name__)
 

@@ -1,6 +1,6 @@
 """A game's log read back: the moves in order, an export, and every view at any seq, each
 state rebuilt by the one replayer (:mod:`.replayer`). The admin reads them whenever it
-likes; the players of a finished game read them through :mod:`.replay`."""
+likes; the players of a finished game read them through :mod:`.player`."""
 
 from __future__ import annotations
 
@@ -12,10 +12,11 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from ..db import Database, Game, Move
-from ..engines import ENGINES, Engine, get_engine
+from ...db import Database, Game, Move
+from ...engines import ENGINES, Engine, get_engine
+from ..errors import ApiError
+from ..rooms.service import seat_entries
 from .replayer import ReplayError, initial_state, steps
-from .rooms import ApiError, seat_entries
 
 EXPORT_FORMAT = "geniusnight-game"
 EXPORT_VERSION = 1

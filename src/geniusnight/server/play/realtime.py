@@ -23,7 +23,7 @@ from typing import Any
 
 from starlette.websockets import WebSocket
 
-from . import metrics
+from .. import metrics
 from .events import (
     BadEvent,
     ChatEvent,

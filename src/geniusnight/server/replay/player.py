@@ -17,14 +17,14 @@ from typing import Annotated, Any, TextIO
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse
 
-from ..engines import ENGINES, IllegalAction, get_engine
-from ..settings import Settings
-from .deps import RoomsDep, seat_token
-from .edge import INT64_MAX, GameId
-from .gamelogs import EXPORT_FORMAT
+from ...engines import ENGINES, IllegalAction, get_engine
+from ...settings import Settings
+from ..deps import RoomsDep, seat_token
+from ..edge import INT64_MAX, GameId
+from ..services import load_extra_engines
+from ..templating import templates
+from .logs import EXPORT_FORMAT
 from .replayer import LogEntry, ReplayError, initial_state, replay
-from .services import load_extra_engines
-from .templating import templates
 
 router = APIRouter(prefix="/api/rooms/{room_id}/games/{game_id}", tags=["replay"])
 
