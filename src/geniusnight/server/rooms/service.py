@@ -275,6 +275,23 @@ class RoomService:
             "invite_path": f"/join/{room.invite}",
         }
 
+    async def summary(self, room: Room) -> dict[str, Any]:
+        """What a newcomer may know before joining: the game, the host's name, how full it is.
+        Nothing about the deal, the options' free-form values, or anyone's token."""
+        engine = ENGINES[room.game]
+        seated = await self.seated(room.id)
+        host = await self.s.get(Member, room.host_member_id) if room.host_member_id else None
+        _, hi = engine.player_range(room.options)
+        return {
+            "game": room.game,
+            "title": engine.info.title,
+            "host": host.name if host is not None else None,
+            "status": room.status,
+            "players": [m.name for m in seated],
+            "max_players": hi,
+            "open_seat": room.status == "lobby" and len(seated) < hi,
+        }
+
     # --- creating and joining --------------------------------------------------------------
 
     def _new_token(self) -> tuple[str, str]:
