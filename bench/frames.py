@@ -49,7 +49,7 @@ def measure(game: str, repeat: int, moves: int) -> str:
     encode = per_call(lambda: json.dumps(engine.view(state, 0), separators=(",", ":")), repeat)
     frames = "-"
     if hasattr(engine, "shared_view"):
-        from geniusnight.server.games import LiveGame
+        from geniusnight.server.play.games import LiveGame
 
         live = LiveGame(7, "r", engine, {}, 0, PLAYERS, [], {}, state)
 

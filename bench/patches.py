@@ -4,7 +4,7 @@
 
 For every accepted move and every seat (and a spectator): the ``patch`` frame's bytes beside
 the full ``state`` frame's, and the time to compute the patch with our diff
-(``geniusnight.server.patches.diff``) beside ``jsonpatch.make_patch`` on the same two views.
+(``geniusnight.server.play.patches.diff``) beside ``jsonpatch.make_patch`` on the same two views.
 Both diffs' results are checked: applying either gives the new view.
 """
 
@@ -18,8 +18,8 @@ from typing import Any
 import jsonpatch
 
 from geniusnight.engines import get_engine
-from geniusnight.server.games import LiveGame
-from geniusnight.server.patches import apply_patch, diff
+from geniusnight.server.play.games import LiveGame
+from geniusnight.server.play.patches import apply_patch, diff
 
 GAMES = ("ingenious", "genius-idea", "brainiac")
 PLAYERS = 4

@@ -10,7 +10,7 @@ from typing import Any
 import httpx
 import websockets
 
-from geniusnight.server.patches import apply_patch
+from geniusnight.server.play.patches import apply_patch
 
 _refs = itertools.count(1)
 

@@ -232,7 +232,7 @@ def main(argv: list[str] | None = None) -> int:
 
         return bench_load(args)
     if args.command == "replay":
-        from .server.replay import replay_file
+        from .server.replay.player import replay_file
 
         return replay_file(args.file)
     if args.command == "serve":

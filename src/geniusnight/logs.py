@@ -43,7 +43,7 @@ class JsonLines(logging.Formatter):
 
 
 class Text(logging.Formatter):
-    """``2026-01-01 12:00:00,000 INFO geniusnight.server.games: move refused code=… game=12``"""
+    """``2026-01-01 12:00:00,000 INFO geniusnight.server.play.games: move refused code=… game=12``"""
 
     def __init__(self) -> None:
         super().__init__("%(asctime)s %(levelname)s %(name)s: %(message)s")

@@ -14,7 +14,8 @@ from admin_helpers import ADMIN, bearer, move, play_to_end, two_players
 from sqlalchemy import update
 
 from geniusnight.db import RefusedAction
-from geniusnight.server.admin import ADMIN_COOKIE, make_session_cookie, purge_old_refused, session_cookie_valid
+from geniusnight.server.admin.auth import ADMIN_COOKIE, make_session_cookie, session_cookie_valid
+from geniusnight.server.admin.service import purge_old_refused
 from geniusnight.settings import Settings
 
 ADMIN_GETS = [
@@ -188,7 +189,7 @@ async def test_admin_room_detail_has_seats_members_connections_and_games(app: An
 
 
 async def test_admin_room_detail_lists_this_process_connections(app: Any, client: httpx.AsyncClient) -> None:
-    from geniusnight.server.realtime import Connection
+    from geniusnight.server.play.realtime import Connection
 
     g = await two_players(app)
     hub = app.state.services.hub
@@ -202,7 +203,7 @@ async def test_admin_room_detail_lists_this_process_connections(app: Any, client
 
 
 async def test_admin_close_room_tells_players_and_keeps_the_log(app: Any, client: httpx.AsyncClient) -> None:
-    from geniusnight.server.realtime import Connection
+    from geniusnight.server.play.realtime import Connection
 
     g = await two_players(app)
     await move(app, g["game_id"], 0, {"type": "add", "n": 2})

@@ -14,7 +14,7 @@ from admin_helpers import ADMIN, bearer, play_to_end, two_players
 
 from geniusnight.cli import dev_admin_token, main
 from geniusnight.engines import get_engine
-from geniusnight.server.replay import replay_file, state_digest
+from geniusnight.server.replay.player import replay_file, state_digest
 from geniusnight.settings import Settings
 
 

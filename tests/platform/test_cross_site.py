@@ -10,7 +10,7 @@ import httpx
 import pytest
 import websockets
 
-from geniusnight.server.admin import ADMIN_COOKIE
+from geniusnight.server.admin.auth import ADMIN_COOKIE
 from geniusnight.server.origin import origin_allowed
 from geniusnight.settings import Settings
 from inprocess import serve

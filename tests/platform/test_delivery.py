@@ -11,8 +11,8 @@ import pytest
 from sqlalchemy import text
 
 from geniusnight.db import Database
-from geniusnight.server import realtime
-from geniusnight.server.realtime import Connection
+from geniusnight.server.play import realtime
+from geniusnight.server.play.realtime import Connection
 
 
 class Socket:
@@ -147,7 +147,7 @@ async def test_a_batch_with_a_taken_seq_commits_the_other_moves_and_fails_only_t
     from sqlalchemy.exc import IntegrityError
 
     from geniusnight.db import Game, Move, Room
-    from geniusnight.server.games import GroupCommit, PendingWrite
+    from geniusnight.server.play.games import GroupCommit, PendingWrite
 
     db = Database(db_url)
     now = datetime.now(UTC)

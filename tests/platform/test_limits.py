@@ -14,7 +14,7 @@ import pytest
 import websockets
 from sqlalchemy import create_engine, text
 
-from geniusnight.server.admin import purge_old_rooms
+from geniusnight.server.admin.service import purge_old_rooms
 from geniusnight.server.limits import SocketCount, WindowLimit
 from support import ServerProcess
 from wsclient import Player

@@ -9,7 +9,7 @@ from typing import Any
 
 import httpx
 
-from geniusnight.server.games import CacheLimits, GameService
+from geniusnight.server.play.games import CacheLimits, GameService
 from support import start_game
 
 

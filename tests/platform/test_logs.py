@@ -16,7 +16,8 @@ from wsclient import Player, host_post, join, make_room
 
 
 def _record(**extra: object) -> logging.LogRecord:
-    record = logging.LogRecord("geniusnight.server.games", logging.INFO, __file__, 1, "move refused: %s", ("x",), None)
+    name = "geniusnight.server.play.games"
+    record = logging.LogRecord(name, logging.INFO, __file__, 1, "move refused: %s", ("x",), None)
     record.__dict__.update(extra)
     return record
 
@@ -32,7 +33,7 @@ def test_json_lines_carry_room_game_seq_and_seat_as_keys() -> None:
 
 def test_text_lines_end_with_the_fields() -> None:
     line = Text().format(_record(**fields("R1", 12, 3)))
-    assert line.endswith("geniusnight.server.games: move refused: x room=R1 game=12 seq=3")
+    assert line.endswith("geniusnight.server.play.games: move refused: x room=R1 game=12 seq=3")
 
 
 def test_production_logs_json_and_development_text() -> None:

@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 
 from geniusnight.cli import db_upgrade
 from geniusnight.engines import get_engine
-from geniusnight.server.games import LiveGame
-from geniusnight.server.patches import apply_patch, diff
+from geniusnight.server.play.games import LiveGame
+from geniusnight.server.play.patches import apply_patch, diff
 from support import ServerProcess
 from wsclient import Player, host_post, join, make_room
 

@@ -10,7 +10,7 @@ from typing import Any
 import httpx
 import pytest
 
-from geniusnight.server.games import PUBLISHED_MOVES, GameService
+from geniusnight.server.play.games import PUBLISHED_MOVES, GameService
 from support import start_game
 
 

@@ -6,7 +6,7 @@ import pytest
 
 from geniusnight.bench.toy import ENGINE
 from geniusnight.engines import IllegalAction
-from geniusnight.server.replayer import LogEntry, ReplayError, initial_state, replay, steps
+from geniusnight.server.replay.replayer import LogEntry, ReplayError, initial_state, replay, steps
 
 
 def log(*amounts: int) -> list[LogEntry]:

@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 import pytest
 
 from geniusnight.engines import get_engine
-from geniusnight.server.games import LiveGame
+from geniusnight.server.play.games import LiveGame
 
 
 def live_game(game: str, players: int) -> LiveGame:

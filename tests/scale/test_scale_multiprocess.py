@@ -20,7 +20,7 @@ import pytest
 import websockets
 
 from geniusnight.bench.toy import ENGINE as TOY_ENGINE
-from geniusnight.server.driver import SWEEP_GRACE
+from geniusnight.server.play.driver import SWEEP_GRACE
 from support import TOY, FakeClock, ServerProcess
 from wsclient import Player, host_post, join, make_room
 

@@ -12,8 +12,9 @@ from typing import Any
 
 import pytest
 
-from geniusnight.server import realtime
-from geniusnight.server.realtime import RedisBus
+from geniusnight.server.play import realtime
+from geniusnight.server.play.events import ChatEvent, Event
+from geniusnight.server.play.realtime import RedisBus
 
 REDIS = os.environ.get("GENIUSNIGHT_TEST_REDIS_URL")
 pytestmark = pytest.mark.skipif(not REDIS, reason="GENIUSNIGHT_TEST_REDIS_URL not set")
@@ -26,12 +27,12 @@ class Recorder:
     def __init__(self) -> None:
         self.rooms: dict[str, set[Any]] = {"r": set()}
         self.remote_online: dict[str, set[int]] = {}
-        self.events: list[dict[str, Any]] = []
+        self.events: list[Event] = []
 
     def local_members(self, room_id: str) -> set[int]:
         return set()
 
-    async def handle(self, event: dict[str, Any]) -> None:
+    async def handle(self, event: Event) -> None:
         self.events.append(event)
 
 
@@ -45,13 +46,14 @@ async def test_a_burst_larger_than_the_pool_reaches_the_other_process() -> None:
     await receiver.start()
     try:
         await asyncio.sleep(0.3)  # subscribed
-        events = [{"kind": "chat", "room": "r", "chat": {"text": str(i)}} for i in range(BURST)]
+        events = [ChatEvent("r", {"text": str(i)}) for i in range(BURST)]
         await asyncio.gather(*(sender.publish(e) for e in events))
         for _ in range(200):
             if len(receiver_hub.events) == len(events):
                 break
             await asyncio.sleep(0.05)
-        assert sorted(int(e["chat"]["text"]) for e in receiver_hub.events) == list(range(BURST))
+        said = [e.chat["text"] for e in receiver_hub.events if isinstance(e, ChatEvent)]
+        assert sorted(map(int, said)) == list(range(BURST))
         assert len(sender_hub.events) == BURST  # and the sending process delivered its own
     finally:
         await receiver.stop()

@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..server.realtime import WRITER_LINGER
+from ..server.play.realtime import WRITER_LINGER
 
 ADMIN_TOKEN = "bench-admin-token-" + "x" * 16
 HEAD = re.compile(r'^\{"type":"(?:state|patch)","game_id":(\d+),"seq":(\d+)')

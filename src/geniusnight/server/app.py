@@ -20,11 +20,16 @@ from starlette.routing import WebSocketRoute
 from ..clock import Clock
 from ..resources import data_dir
 from ..settings import Settings, get_settings
-from . import admin, api, ops, pages, replay, ws
+from . import ops, pages
+from .admin import pages as admin_pages
+from .admin import routes as admin_routes
 from .edge import BadInput, EdgeMiddleware, http_error, validation_error
+from .errors import ApiError
 from .ops import MetricsListener
 from .origin import OriginGuard
-from .rooms import ApiError
+from .play import ws
+from .replay import player as replay
+from .rooms import routes as rooms
 from .services import DRAIN_TIMEOUT, RECONNECT_GRACE, Services, build_services, load_extra_engines
 
 __all__ = ["DRAIN_TIMEOUT", "RECONNECT_GRACE", "Services", "create_app"]
@@ -102,9 +107,10 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.add_middleware(EdgeMiddleware, max_body_bytes=settings.max_body_bytes)
 
     app.include_router(ops.router)
-    app.include_router(api.router)
+    app.include_router(rooms.router)
     app.router.routes.append(WebSocketRoute("/ws/{room_id}", ws.room_socket))
-    app.include_router(admin.router)
+    app.include_router(admin_routes.api)
+    app.include_router(admin_pages.pages)
     app.include_router(replay.router_all)
     app.include_router(pages.router)
     static = StaticFiles(directory=STATIC_DIR)

@@ -1,4 +1,5 @@
-"""FastAPI dependencies: the process's services, a DB session, the caller's seat token."""
+"""FastAPI dependencies: the process's services and room use cases, a DB session, the
+caller's seat token."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ from typing import TYPE_CHECKING, Annotated
 from fastapi import Depends, Request
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from .rooms import RoomService
+from .rooms.service import RoomService
+from .rooms.usecases import RoomUseCases
 
 if TYPE_CHECKING:
     from .services import Services
@@ -41,6 +43,13 @@ async def get_room_service(request: Request, session: SessionDep) -> RoomService
 
 
 RoomServiceDep = Annotated[RoomService, Depends(get_room_service)]
+
+
+def get_rooms(request: Request) -> RoomUseCases:
+    return get_services(request).rooms
+
+
+RoomsDep = Annotated[RoomUseCases, Depends(get_rooms)]
 
 
 def bearer_token(request: Request) -> str | None:

@@ -19,9 +19,9 @@ from fastapi import APIRouter, Request, Response
 from fastapi.responses import JSONResponse
 
 from . import metrics
-from .admin import require_admin
+from .admin.auth import require_admin
 from .deps import get_services
-from .rooms import ApiError
+from .errors import ApiError
 
 if TYPE_CHECKING:
     from .services import Services

@@ -26,7 +26,7 @@ from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ..settings import Settings
-from .admin import ADMIN_COOKIE
+from .admin.auth import ADMIN_COOKIE
 from .deps import COOKIE_PREFIX, cookie_name
 
 SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
@@ -90,7 +90,7 @@ def from_another_site(settings: Settings, path: str, headers: Headers) -> bool:
 
 class OriginGuard:
     """ASGI middleware: refuses cross-site unsafe HTTP requests with 403 (websockets check
-    the same in :mod:`.ws`, where the token's source is known)."""
+    the same in :mod:`.play.ws`, where the token's source is known)."""
 
     def __init__(self, app: ASGIApp, settings: Settings) -> None:
         self.app = app

@@ -12,10 +12,9 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
-from ..db import Member, Room
 from ..engines import ENGINES
 from .deps import RoomServiceDep, seat_token
-from .rooms import ApiError, RoomService
+from .errors import ApiError
 from .templating import TEMPLATE_DIR, templates
 
 router = APIRouter(include_in_schema=False)
@@ -23,24 +22,6 @@ router = APIRouter(include_in_schema=False)
 
 def render(request: Request, name: str, status_code: int = 200, **context: Any) -> HTMLResponse:
     return templates.TemplateResponse(request, name, context, status_code=status_code)
-
-
-async def room_summary(svc: RoomService, room: Room) -> dict[str, Any]:
-    """What a newcomer may know before joining: the game, the host's name, how full it is.
-    Nothing about the deal, the options' free-form values, or anyone's token."""
-    engine = ENGINES[room.game]
-    seated = await svc.seated(room.id)
-    host = await svc.s.get(Member, room.host_member_id) if room.host_member_id else None
-    _, hi = engine.player_range(room.options)
-    return {
-        "game": room.game,
-        "title": engine.info.title,
-        "host": host.name if host is not None else None,
-        "status": room.status,
-        "players": [m.name for m in seated],
-        "max_players": hi,
-        "open_seat": room.status == "lobby" and len(seated) < hi,
-    }
 
 
 def no_room(request: Request, code: str) -> HTMLResponse:
@@ -71,7 +52,7 @@ async def join(request: Request, invite: str, svc: RoomServiceDep) -> HTMLRespon
         room = await svc.room_by_invite(invite)
     except ApiError as e:
         return no_room(request, e.code)
-    return render(request, "join.html", invite=invite, room_id=room.id, summary=await room_summary(svc, room))
+    return render(request, "join.html", invite=invite, room_id=room.id, summary=await svc.summary(room))
 
 
 @router.get("/r/{room_id}", response_class=HTMLResponse)
@@ -88,7 +69,7 @@ async def room(request: Request, room_id: str, svc: RoomServiceDep) -> HTMLRespo
             "join.html",
             invite=found.invite,
             room_id=found.id,
-            summary=await room_summary(svc, found),
+            summary=await svc.summary(found),
         )
     return render(
         request, "room.html", room_id=room_id, game=found.game, game_id=found.game, rules=has_rules(found.game)

@@ -15,13 +15,15 @@ from ..clock import Clock
 from ..db import Database
 from ..engines import ENGINES, register
 from ..settings import Settings
-from .admin import purge_old_refused, purge_old_rooms
-from .driver import Driver
-from .games import CacheLimits, GameService, LiveGame
-from .hosting import HostWatch
+from .admin.service import AdminService, purge_old_refused, purge_old_rooms
 from .limits import SocketCount, WindowLimit
-from .realtime import RECONNECT_FRAME, Bus, Hub, RedisBus
-from .rooms import ApiError, RoomService
+from .play.driver import Driver
+from .play.events import ChatEvent, ClosedEvent, HostEvent, KickedEvent, RoomEvent, SeatsEvent, StateEvent
+from .play.games import CacheLimits, GameService, LiveGame
+from .play.realtime import RECONNECT_FRAME, Bus, Hub, RedisBus
+from .replay.logs import GameLogs
+from .rooms.hosting import HostWatch
+from .rooms.usecases import RoomUseCases
 
 log = logging.getLogger(__name__)
 
@@ -47,22 +49,10 @@ class Services:
     sockets: SocketCount
     last_purge: float = 0.0
     hosts: HostWatch = field(init=False)
-
-    def allow_chat(self, member_id: int) -> None:
-        if not self.chat_rate.hit(member_id):
-            per = self.settings.chat_per_minute
-            raise ApiError(429, "chat_rate", f"At most {per} chat messages a minute; wait a moment.")
-
+    rooms: RoomUseCases = field(init=False)
+    admin: AdminService = field(init=False)
+    logs: GameLogs = field(init=False)
     draining: bool = False  # shutting down: /readyz answers 503
-
-    async def room_snapshot(self, room_id: str) -> dict[str, Any] | None:
-        async with self.db.sessions() as s:
-            svc = RoomService(s, self.settings.secret_key)
-            try:
-                room = await svc.room(room_id)
-            except ApiError:
-                return None
-            return await svc.snapshot(room, self.hub.online_members(room_id))
 
     async def drain(self, grace: float = RECONNECT_GRACE, timeout: float = DRAIN_TIMEOUT) -> None:
         """A graceful shutdown, once the listener is closed: bots and clocks stop here (a
@@ -85,39 +75,31 @@ class Services:
             log.error("draining: %d moves still in flight after %.0f s", self.games.in_flight, timeout)
         log.info("drained")
 
-    async def identities(self, room_id: str) -> dict[int, dict[str, Any]]:
-        async with self.db.sessions() as s:
-            svc = RoomService(s, self.settings.secret_key)
-            try:
-                room = await svc.room(room_id)
-            except ApiError:
-                return {}
-            return await svc.identities(room)
-
     async def publish_seats(self, room_id: str, game_id: int | None) -> None:
         """Who holds which seat changed: every process reloads ``game_id`` if it caches it,
         and tells each connection of the room its member's seat and host role."""
-        await self.bus.publish({"kind": "seats", "room": room_id, "game": game_id})
+        await self.bus.publish(SeatsEvent(room_id, game_id))
 
     async def host_changed(self, room_id: str, member_id: int | None, message: str) -> None:
         """The host role moved: each connection learns its own role, and everyone is told."""
         await self.publish_seats(room_id, None)
-        await self.bus.publish({"kind": "host", "room": room_id, "member": member_id, "message": message})
-        await self.publish_room(room_id)
-
-    async def seats_changed(self, room_id: str, game_id: int | None) -> None:
-        """Who holds or plays which seat of ``game_id`` changed (a kick, a bot standing in or
-        leaving the seat to its member again): every process and connection learns it, and a
-        bot that must act now gets its turn."""
-        await self.publish_seats(room_id, game_id)
-        if game_id is not None:
-            live = await self.games.get(game_id)
-            if not live.over:
-                self.driver.schedule(live)
+        await self.bus.publish(HostEvent(room_id, member_id, message))
         await self.publish_room(room_id)
 
     async def publish_room(self, room_id: str) -> None:
-        await self.bus.publish({"kind": "room", "room": room_id})
+        """The room changed (or who is online in it): every socket gets its snapshot."""
+        await self.bus.publish(RoomEvent(room_id))
+
+    async def publish_chat(self, room_id: str, chat: dict[str, Any]) -> None:
+        await self.bus.publish(ChatEvent(room_id, chat))
+
+    async def publish_kicked(self, room_id: str, member_id: int, message: str) -> None:
+        """The member left the room: their sockets are told and closed."""
+        await self.bus.publish(KickedEvent(room_id, member_id, message))
+
+    async def publish_closed(self, room_id: str, message: str) -> None:
+        """The room was closed: every process's games of it stop, its sockets are told and closed."""
+        await self.bus.publish(ClosedEvent(room_id, message))
 
     async def housekeeping(self) -> None:
         """Runs for the life of the process: finished and idle games leave the cache; old
@@ -136,10 +118,9 @@ class Services:
                 log.exception("housekeeping failed")
 
     async def publish_state(self, live: LiveGame) -> None:
-        event = {"kind": "state", "room": live.room_id, "game": live.id, "seq": live.seq}
-        if self.games.multi_process:  # other processes apply these instead of reading the log
-            event["moves"] = live.published_moves()
-        await self.bus.publish(event)
+        # with other processes, they apply the last moves instead of reading the log
+        moves = live.published_moves() if self.games.multi_process else None
+        await self.bus.publish(StateEvent(live.room_id, live.id, live.seq, moves))
         if live.over:  # the room's status just became "finished"
             await self.publish_room(live.room_id)
 
@@ -171,8 +152,11 @@ def build_services(settings: Settings, clock: Clock | None = None) -> Services:
         sockets=SocketCount(settings.ws_per_address, settings.ws_total),
     )
     services.hosts = HostWatch(services)
-    hub.room_snapshot = services.room_snapshot
-    hub.identities = services.identities
+    services.rooms = RoomUseCases(services)
+    services.admin = AdminService(services)
+    services.logs = GameLogs(db)
+    hub.room_snapshot = services.rooms.snapshot
+    hub.identities = services.rooms.identities
     games.on_commit.append(services.publish_state)
     games.on_commit.append(driver.on_commit)
     return services

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
-from ..engines import Engine, IllegalAction
+from ...engines import Engine, IllegalAction
 
 
 class LoggedMove(Protocol):

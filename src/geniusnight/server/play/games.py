@@ -25,13 +25,13 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.sql.dml import Update
 
-from ..clock import Clock, SystemClock
-from ..db import Database, Game, GameSeat, Move, RefusedAction, Room
-from ..engines import Engine, IllegalAction, get_engine
-from ..logs import fields
-from . import metrics
+from ...clock import Clock, SystemClock
+from ...db import Database, Game, GameSeat, Move, RefusedAction, Room
+from ...engines import Engine, IllegalAction, get_engine
+from ...logs import fields
+from .. import metrics
+from ..replay.replayer import initial_state, steps
 from .patches import History
-from .replayer import initial_state, steps
 
 log = logging.getLogger(__name__)
 
@@ -50,7 +50,7 @@ class LiveGame:
     options: dict[str, Any]
     seed: int
     players: int
-    seats: list[dict[str, Any]]
+    seats: list[dict[str, Any]]  # after construction, changed only by GameService.set_seats
     time_limits: dict[str, Any]
     state: Any
     # member id -> the seat that member holds (GameSeat); a seat nobody holds is a bot's
@@ -312,8 +312,15 @@ class GameService:
         async with live.lock, self.db.sessions() as s:
             game = await s.get(Game, game_id)
             if game is not None:
-                live.seats = list(game.seats)
-                live.holders = await _holders(s, game_id)
+                self.set_seats(live, game.seats, await _holders(s, game_id))
+
+    @staticmethod
+    def set_seats(live: LiveGame, seats: list[dict[str, Any]], holders: dict[int, int] | None = None) -> None:
+        """The one place a cached game's seats (who plays each: a member, or a bot) and their
+        holders change, as the database says they are now."""
+        live.seats = list(seats)
+        if holders is not None:
+            live.holders = holders
 
     @staticmethod
     def _live_from(game: Game, holders: dict[int, int], closed: bool) -> LiveGame:
@@ -348,7 +355,7 @@ class GameService:
             if move.ref:
                 live.refs[(move.member_id, move.seat, move.ref)] = move.seq
         if game is not None:
-            live.seats = list(game.seats)
+            self.set_seats(live, game.seats)
             live.deadline_at = _aware(game.deadline_at)
             live.deadline_seq = game.deadline_seq
         return bool(moves)
@@ -378,6 +385,13 @@ class GameService:
 
     def forget(self, game_id: int) -> None:
         self.live.pop(game_id, None)
+
+    def close_room(self, room_id: str) -> None:
+        """The room was closed: its cached games refuse every later move, and their bots and
+        clocks stop (a game loaded later reads that from the room)."""
+        for live in self.live.values():
+            if live.room_id == room_id:
+                live.closed = True
 
     # --- the pipeline ----------------------------------------------------------------
 

@@ -23,11 +23,11 @@ from typing import Any
 
 from sqlalchemy import select
 
-from ..clock import Clock, SystemClock
-from ..db import Game
-from ..engines import Rng
-from ..logs import fields
-from . import metrics
+from ...clock import Clock, SystemClock
+from ...db import Game
+from ...engines import Rng
+from ...logs import fields
+from .. import metrics
 from .games import GameService, LiveGame, _aware, derive_seed
 from .realtime import Bus
 
@@ -201,7 +201,8 @@ class Driver:
             except Exception:
                 log.exception("sweep could not load game %s", game_id)
                 continue
-            live.seats = list(seats or live.seats)  # a kick or a stand-in may have made a seat a bot's
+            if seats:  # a kick or a stand-in may have made a seat a bot's
+                self.games.set_seats(live, seats)
             if live.over:
                 continue
             bot_to_act = any(seat in live.engine.to_act(live.state) for seat in live.bot_seats())

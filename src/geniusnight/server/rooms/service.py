@@ -23,9 +23,10 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from ..db import ChatMessage, Game, GameSeat, Member, Room
-from ..engines import ENGINES, Engine, IllegalAction, get_engine
-from .edge import FORBIDDEN_TEXT, BadInput, check_value
+from ...db import ChatMessage, Game, GameSeat, Member, Room
+from ...engines import ENGINES, Engine, IllegalAction, get_engine
+from ..edge import FORBIDDEN_TEXT, BadInput, check_value
+from ..errors import ApiError
 
 NAME_MAX = 32
 CHAT_MAX = 300
@@ -35,14 +36,6 @@ SEAT_TOKEN_BYTES = 24  # 192 bits (at least 128)
 SEATING_TRIES = 8  # a change of seats that lost a race to another one is tried again this often
 
 T = TypeVar("T")
-
-
-class ApiError(Exception):
-    """A refused request: HTTP status, stable code, and a message for people."""
-
-    def __init__(self, status: int, code: str, message: str) -> None:
-        super().__init__(message)
-        self.status, self.code, self.message = status, code, message
 
 
 def hash_token(token: str, secret_key: str) -> str:
@@ -280,6 +273,23 @@ class RoomService:
             "games": games,
             "result": game.result if game is not None else None,
             "invite_path": f"/join/{room.invite}",
+        }
+
+    async def summary(self, room: Room) -> dict[str, Any]:
+        """What a newcomer may know before joining: the game, the host's name, how full it is.
+        Nothing about the deal, the options' free-form values, or anyone's token."""
+        engine = ENGINES[room.game]
+        seated = await self.seated(room.id)
+        host = await self.s.get(Member, room.host_member_id) if room.host_member_id else None
+        _, hi = engine.player_range(room.options)
+        return {
+            "game": room.game,
+            "title": engine.info.title,
+            "host": host.name if host is not None else None,
+            "status": room.status,
+            "players": [m.name for m in seated],
+            "max_players": hi,
+            "open_seat": room.status == "lobby" and len(seated) < hi,
         }
 
     # --- creating and joining --------------------------------------------------------------

@@ -15,11 +15,12 @@ import logging
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from ..logs import fields
-from .rooms import ApiError, RoomService
+from ...logs import fields
+from ..errors import ApiError
+from .service import RoomService
 
 if TYPE_CHECKING:
-    from .services import Services
+    from ..services import Services
 
 log = logging.getLogger(__name__)
 

@@ -23,7 +23,20 @@ from typing import Any
 
 from starlette.websockets import WebSocket
 
-from . import metrics
+from .. import metrics
+from .events import (
+    BadEvent,
+    ChatEvent,
+    ClosedEvent,
+    Event,
+    HostEvent,
+    KickedEvent,
+    RoomEvent,
+    SeatsEvent,
+    StateEvent,
+    decode,
+    encode,
+)
 from .games import GameService, LiveGame
 
 log = logging.getLogger(__name__)
@@ -217,17 +230,12 @@ class Hub:
                     return
         self.send_state(conn, live)
 
-    def resume(self, conn: Connection, live: LiveGame, seq: Any, seat: Any) -> None:
-        """A reconnecting client says it holds ``seat``'s view at ``seq``: replay the patches
-        it missed, if it holds a view of the seat its member holds now, else a full state."""
-        if (
-            conn.patches
-            and isinstance(seq, int)
-            and not isinstance(seq, bool)
-            and 0 <= seq <= live.seq
-            and (seat is None or (isinstance(seat, int) and not isinstance(seat, bool)))
-            and seat == live.seat_of(conn.member_id)
-        ):
+    def resume(self, conn: Connection, live: LiveGame, at: tuple[int, int | None] | None) -> None:
+        """A reconnecting client says it holds a view of ``seat`` at ``seq`` (``at``): replay
+        the patches it missed, if it holds a view of the seat its member holds now, else a
+        full state."""
+        if conn.patches and at is not None and at[0] <= live.seq and at[1] == live.seat_of(conn.member_id):
+            seq, seat = at
             conn.last_seq[live.id] = seq
             conn.view_seat[live.id] = seat
             self.send_update(conn, live)  # nothing at all if it is already current
@@ -245,47 +253,56 @@ class Hub:
         for conn in list(self.rooms.get(room_id, ())):
             conn.send_text(text)
 
-    async def handle(self, event: dict[str, Any]) -> None:
+    async def handle(self, event: Event) -> None:
         """Deliver one bus event to this process's connections."""
-        kind = event.get("kind")
-        room_id = event["room"]
-        if kind == "seats" and event.get("game") is not None:
-            await self.games.reload_seats(event["game"])  # cached here even with nobody connected
-        if kind == "state" and room_id not in self.rooms and event["game"] in self.games.live:
+        room_id = event.room
+        if isinstance(event, SeatsEvent) and event.game is not None:
+            await self.games.reload_seats(event.game)  # cached here even with nobody connected
+        if isinstance(event, ClosedEvent):
+            self.games.close_room(room_id)
+        if isinstance(event, StateEvent) and room_id not in self.rooms and event.game in self.games.live:
             # nobody here watches it, but the cached game stays current (a bot or a timer
             # that runs here next, or a socket that comes, finds it so)
-            await self.games.apply_published(event["game"], event["seq"], event.get("moves"))
+            await self.games.apply_published(event.game, event.seq, event.moves)
             return
         if room_id not in self.rooms:
             return
-        if kind == "state":
-            live = await self.games.apply_published(event["game"], event["seq"], event.get("moves"))
-            self.fan_out_state(live)
-        elif kind == "room":
-            if self.room_snapshot is not None:
-                snap = await self.room_snapshot(room_id)
-                if snap is not None:
-                    self.fan_out(room_id, {"type": "room", "room": snap})
-        elif kind == "chat":
-            self.fan_out(room_id, {"type": "chat", **event["chat"]})
-        elif kind == "host":
-            self.fan_out(room_id, {"type": "host", "member_id": event["member"], "message": event["message"]})
-        elif kind == "seats" and self.identities is not None:
-            # seats or the host changed: each connection is told who its member is now
-            people = await self.identities(room_id)
-            for conn in list(self.rooms.get(room_id, ())):
-                you = people.get(conn.member_id) if conn.member_id is not None else None
-                if you is None:
-                    continue  # kicked: the "kicked" frame closes it
-                if (you["seat"], you["host"], you["away"]) != (conn.seat, conn.host, conn.away):
-                    conn.seat, conn.host, conn.away = you["seat"], you["host"], you["away"]
-                    conn.send_json({"type": "you", "you": you})
-        elif kind in ("kicked", "closed"):
-            # a kicked member's connections, or everyone's when the room is closed
-            for conn in list(self.rooms.get(room_id, ())):
-                if kind == "closed" or conn.member_id == event.get("member"):
-                    conn.send_json({"type": kind, "message": event.get("message", "")})
+        match event:
+            case StateEvent(game=game, seq=seq, moves=moves):
+                self.fan_out_state(await self.games.apply_published(game, seq, moves))
+            case RoomEvent():
+                if self.room_snapshot is not None:
+                    snap = await self.room_snapshot(room_id)
+                    if snap is not None:
+                        self.fan_out(room_id, {"type": "room", "room": snap})
+            case ChatEvent(chat=chat):
+                self.fan_out(room_id, {"type": "chat", **chat})
+            case HostEvent(member=member, message=message):
+                self.fan_out(room_id, {"type": "host", "member_id": member, "message": message})
+            case SeatsEvent():
+                if self.identities is not None:
+                    await self._tell_identities(room_id)
+            case KickedEvent(member=member, message=message):
+                for conn in list(self.rooms.get(room_id, ())):
+                    if conn.member_id == member:
+                        conn.send_json({"type": "kicked", "message": message})
+                        conn.finish()
+            case ClosedEvent(message=message):
+                for conn in list(self.rooms.get(room_id, ())):
+                    conn.send_json({"type": "closed", "message": message})
                     conn.finish()
+
+    async def _tell_identities(self, room_id: str) -> None:
+        """Seats or the host changed: each connection is told who its member is now."""
+        assert self.identities is not None
+        people = await self.identities(room_id)
+        for conn in list(self.rooms.get(room_id, ())):
+            you = people.get(conn.member_id) if conn.member_id is not None else None
+            if you is None:
+                continue  # kicked: the "kicked" frame closes it
+            if (you["seat"], you["host"], you["away"]) != (conn.seat, conn.host, conn.away):
+                conn.seat, conn.host, conn.away = you["seat"], you["host"], you["away"]
+                conn.send_json({"type": "you", "you": you})
 
 
 class Bus:
@@ -294,7 +311,7 @@ class Bus:
     def __init__(self, hub: Hub) -> None:
         self.hub = hub
 
-    async def publish(self, event: dict[str, Any]) -> None:
+    async def publish(self, event: Event) -> None:
         await self.hub.handle(event)
 
     async def start(self) -> None:
@@ -345,12 +362,12 @@ class RedisBus(Bus):
         self._written: dict[str, set[int]] = {}  # room -> member ids this process wrote
         self._deliveries: set[asyncio.Task[None]] = set()  # state events being delivered
 
-    async def publish(self, event: dict[str, Any]) -> None:
-        if event.get("kind") == "room":
-            await self._presence(event["room"])
+    async def publish(self, event: Event) -> None:
+        if isinstance(event, RoomEvent):
+            await self._presence(event.room)
         await self.hub.handle(event)
         try:
-            message = {"origin": self.origin, "sent": time.time(), **event}
+            message = {"origin": self.origin, "sent": time.time(), **encode(event)}
             await self.redis.publish(self.channel, json.dumps(message))
         except Exception:  # other processes resync from the database on the next event
             log.exception("redis publish failed")
@@ -421,13 +438,18 @@ class RedisBus(Bus):
                 async for message in pubsub.listen():
                     if message.get("type") != "message":
                         continue
-                    event = json.loads(message["data"])
-                    if event.pop("origin", None) == self.origin:
+                    data = json.loads(message["data"])
+                    if not isinstance(data, dict) or data.pop("origin", None) == self.origin:
                         continue
-                    sent = event.pop("sent", None)
+                    sent = data.pop("sent", None)
                     if isinstance(sent, int | float):
                         metrics.REDIS_LAG_SECONDS.observe(max(0.0, time.time() - sent))
-                    if event.get("kind") == "state":
+                    try:
+                        event = decode(data)
+                    except BadEvent as e:
+                        log.error("not an event on the bus: %s", e)
+                        continue
+                    if isinstance(event, StateEvent):
                         # each may read new moves from the database first: let those reads
                         # overlap (a late one finds its seq already sent and sends nothing)
                         task = asyncio.create_task(self._deliver(event))
@@ -441,10 +463,10 @@ class RedisBus(Bus):
                 log.exception("redis subscription lost; reconnecting")
                 await asyncio.sleep(1)
 
-    async def _deliver(self, event: dict[str, Any]) -> None:
+    async def _deliver(self, event: Event) -> None:
         try:
-            if event.get("kind") == "room" and event.get("room") in self.hub.rooms:
-                await self._read_presence(event["room"])
+            if isinstance(event, RoomEvent) and event.room in self.hub.rooms:
+                await self._read_presence(event.room)
             await self.hub.handle(event)
         except Exception:
             log.exception("could not deliver %r", event)

@@ -17,32 +17,16 @@ from typing import Annotated, Any, TextIO
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse
 
-from ..db import Game
-from ..engines import ENGINES, IllegalAction, get_engine
-from ..settings import Settings
-from .admin import EXPORT_FORMAT, game_log, state_at
-from .deps import RoomServiceDep, seat_token
-from .edge import INT64_MAX, GameId
+from ...engines import ENGINES, IllegalAction, get_engine
+from ...settings import Settings
+from ..deps import RoomsDep, seat_token
+from ..edge import INT64_MAX, GameId
+from ..services import load_extra_engines
+from ..templating import templates
+from .logs import EXPORT_FORMAT
 from .replayer import LogEntry, ReplayError, initial_state, replay
-from .rooms import ApiError, RoomService
-from .services import load_extra_engines
-from .templating import templates
 
 router = APIRouter(prefix="/api/rooms/{room_id}/games/{game_id}", tags=["replay"])
-
-
-async def finished_game(svc: RoomService, request: Request, room_id: str, game_id: int) -> Game:
-    """The room's game ``game_id`` if the caller is a member and the game is over."""
-    room = await svc.room(room_id)
-    member = await svc.member_by_token(room.id, seat_token(request, room.id))
-    if member is None:
-        raise ApiError(401, "not_member", "You are not in this room.")
-    game = await svc.s.get(Game, game_id)
-    if game is None or game.room_id != room.id:
-        raise ApiError(404, "no_game", "This room has no such game.")
-    if game.result is None:
-        raise ApiError(409, "game_running", "The replay opens once the game is over.")
-    return game
 
 
 @router.get("/log", summary="A finished game's full log (members of the room)")
@@ -50,12 +34,11 @@ async def player_log(
     room_id: str,
     game_id: GameId,
     request: Request,
-    svc: RoomServiceDep,
+    rooms: RoomsDep,
     seat: Annotated[str | None, Query(description="A seat number, or 'system'")] = None,
     type: Annotated[str | None, Query(description="Only actions of this type", max_length=64)] = None,
 ) -> dict[str, Any]:
-    game = await finished_game(svc, request, room_id, game_id)
-    return await game_log(svc.s, game, seat=seat, action_type=type, for_players=True)
+    return await rooms.replay_log(room_id, seat_token(request, room_id), game_id, seat, type)
 
 
 @router.get("/state", summary="A finished game's full state and every view at seq k (members)")
@@ -63,12 +46,10 @@ async def player_state(
     room_id: str,
     game_id: GameId,
     request: Request,
-    svc: RoomServiceDep,
+    rooms: RoomsDep,
     seq: Annotated[int | None, Query(ge=0, le=INT64_MAX, description="Moves replayed; default the last")] = None,
 ) -> dict[str, Any]:
-    game = await finished_game(svc, request, room_id, game_id)
-    # every seat's view, hidden parts revealed; not the raw state (undealt cards, PRNG)
-    return await state_at(request, svc.s, game, seq, full=False)
+    return await rooms.replay_state(room_id, seat_token(request, room_id), game_id, seq)
 
 
 page = APIRouter(include_in_schema=False)

@@ -1,0 +1,119 @@
+"""Who is an admin: guarded by ``GENIUSNIGHT_ADMIN_TOKEN``.
+
+Two ways in: ``Authorization: Bearer <admin token>`` (scripts) or the session cookie the
+``/admin`` login form sets. The cookie never holds the token: it is ``expiry.session.mac`` where
+the mac is an HMAC (keyed by ``settings.secret_key``) over the expiry, a random session id and
+a digest of the token, so rotating either secret logs every session out; and the session
+must still be stored on the server (``admin_sessions``), so a logout ends it for good. With
+no admin token configured the whole console answers 404 ``admin_disabled``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import secrets
+import time
+from datetime import UTC, datetime, timedelta
+from typing import Annotated
+
+from fastapi import Depends, Request
+from sqlalchemy import delete
+
+from ...db import AdminSession, Database
+from ...settings import Settings
+from ..deps import bearer_token, get_services
+from ..errors import ApiError
+
+ADMIN_COOKIE = "gn_admin"
+SESSION_SECONDS = 12 * 60 * 60
+SESSION_ID_BYTES = 18
+LOGIN_FAIL_DELAY = 0.3
+
+
+def _mac(settings: Settings, expiry: int, session: str) -> str:
+    token = settings.admin_token or ""
+    token_digest = hashlib.sha256(token.encode()).hexdigest()
+    msg = f"admin-session|{expiry}|{session}|{token_digest}".encode()
+    return hmac.new(settings.secret_key.encode(), msg, hashlib.sha256).hexdigest()
+
+
+def make_session_cookie(settings: Settings, now: float | None = None) -> str:
+    expiry = int(now if now is not None else time.time()) + SESSION_SECONDS
+    session = secrets.token_urlsafe(SESSION_ID_BYTES)
+    return f"{expiry}.{session}.{_mac(settings, expiry, session)}"
+
+
+def session_cookie_valid(settings: Settings, value: str | None, now: float | None = None) -> bool:
+    """The cookie's signature and expiry (whether its session still exists is asked apart)."""
+    if not value or not settings.admin_token:
+        return False
+    expiry_text, session, mac = [*value.split("."), "", ""][:3]
+    if not (expiry_text.isascii() and expiry_text.isdigit()) or not session or not mac:
+        return False
+    expiry = int(expiry_text)
+    if expiry < (now if now is not None else time.time()):
+        return False
+    return hmac.compare_digest(mac.encode(), _mac(settings, expiry, session).encode())
+
+
+def _session_key(cookie: str) -> str:
+    return hashlib.sha256(cookie.split(".")[1].encode()).hexdigest()
+
+
+def token_matches(settings: Settings, token: str | None) -> bool:
+    if not token or not settings.admin_token:
+        return False
+    return hmac.compare_digest(token.encode(), settings.admin_token.encode())
+
+
+def enabled(settings: Settings) -> Settings:
+    if not settings.admin_token:
+        raise ApiError(404, "admin_disabled", "The admin console is disabled: set GENIUSNIGHT_ADMIN_TOKEN.")
+    return settings
+
+
+async def log_in(settings: Settings, db: Database, token: str) -> str:
+    """A new session for the holder of the admin token: its cookie's value."""
+    enabled(settings)
+    if not token_matches(settings, token):
+        await asyncio.sleep(LOGIN_FAIL_DELAY)  # slows guessing down; the token is long anyway
+        raise ApiError(401, "admin_auth", "That is not the admin token.")
+    cookie = make_session_cookie(settings)
+    async with db.sessions() as s, s.begin():
+        await s.execute(delete(AdminSession).where(AdminSession.expires_at < datetime.now(UTC)))
+        expires = datetime.now(UTC) + timedelta(seconds=SESSION_SECONDS)
+        s.add(AdminSession(id=_session_key(cookie), expires_at=expires))
+    return cookie
+
+
+async def log_out(settings: Settings, db: Database, cookie: str | None) -> None:
+    """The session of ``cookie`` ends on the server (if it is one)."""
+    if cookie is not None and session_cookie_valid(settings, cookie):
+        async with db.sessions() as s, s.begin():
+            await s.execute(delete(AdminSession).where(AdminSession.id == _session_key(cookie)))
+
+
+async def is_admin(request: Request) -> bool:
+    services = get_services(request)
+    if token_matches(services.settings, bearer_token(request)):
+        return True
+    cookie = request.cookies.get(ADMIN_COOKIE)
+    if cookie is None or not session_cookie_valid(services.settings, cookie):
+        return False
+    async with services.db.sessions() as s:
+        return await s.get(AdminSession, _session_key(cookie)) is not None
+
+
+def require_enabled(request: Request) -> Settings:
+    return enabled(get_services(request).settings)
+
+
+async def require_admin(request: Request) -> None:
+    require_enabled(request)
+    if not await is_admin(request):
+        raise ApiError(401, "admin_auth", "Admin authentication required (Bearer token or the admin login).")
+
+
+AdminDep = Annotated[None, Depends(require_admin)]

@@ -1,0 +1,223 @@
+"""What the admin console reads and does (docs/admin.md): rooms and their games, closing a
+room, a game's log with its refused actions, exports and the state at any seq (through
+:class:`..replay.logs.GameLogs`), and the retention purges."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import delete, func, or_, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from ...db import Game, Member, RefusedAction, Room
+from ...engines import ENGINES
+from ..errors import ApiError
+from ..replay.logs import game_summary, iso, player, seat_filter, type_of
+from ..rooms.service import seat_entries
+
+if TYPE_CHECKING:
+    from ..services import Services
+
+STATUSES = ("lobby", "playing", "finished", "closed")
+
+
+def _seat_names(room: Room, game: Game | None, seated: list[Member]) -> list[dict[str, Any]]:
+    if game is not None and room.status != "lobby":
+        return seat_entries(game)
+    return [{"seat": m.seat, "name": m.name, "bot": m.bot, "member_id": m.id} for m in seated]
+
+
+async def _room_or_404(session: AsyncSession, room_id: str) -> Room:
+    room = await session.get(Room, room_id)
+    if room is None:
+        raise ApiError(404, "no_room", "There is no such room.")
+    return room
+
+
+class AdminService:
+    def __init__(self, services: Services) -> None:
+        self.services = services
+
+    async def rooms(
+        self, status: str | None, game: str | None, q: str | None, limit: int, offset: int
+    ) -> dict[str, Any]:
+        """Rooms, newest first: ``status`` live (= playing), lobby, finished or closed;
+        ``q`` a room id or player name (substring)."""
+        stmt = select(Room)
+        if status is not None:
+            stmt = stmt.where(Room.status == ("playing" if status == "live" else status))
+        if game:
+            stmt = stmt.where(Room.game == game)
+        if q and q.strip():
+            needle = q.strip()
+            by_name = select(Member.room_id).where(func.lower(Member.name).contains(needle.lower(), autoescape=True))
+            stmt = stmt.where(or_(Room.id.contains(needle, autoescape=True), Room.id.in_(by_name)))
+        async with self.services.db.sessions() as session:
+            total = await session.scalar(select(func.count()).select_from(stmt.subquery()))
+            rooms = list(
+                (await session.execute(stmt.order_by(Room.created_at.desc()).limit(limit).offset(offset))).scalars()
+            )
+            ids = [r.id for r in rooms]
+            game_ids = [r.current_game_id for r in rooms if r.current_game_id is not None]
+            games = {g.id: g for g in (await session.execute(select(Game).where(Game.id.in_(game_ids)))).scalars()}
+            members: dict[str, list[Member]] = {}
+            rows = await session.execute(
+                select(Member)
+                .where(Member.room_id.in_(ids), Member.seat.is_not(None), Member.kicked.is_(False))
+                .order_by(Member.seat)
+            )
+            for m in rows.scalars():
+                members.setdefault(m.room_id, []).append(m)
+            counts = dict(
+                (
+                    await session.execute(
+                        select(Game.room_id, func.count()).where(Game.room_id.in_(ids)).group_by(Game.room_id)
+                    )
+                )
+                .tuples()
+                .all()
+            )
+        out = []
+        for r in rooms:
+            current = games.get(r.current_game_id) if r.current_game_id is not None else None
+            out.append(
+                {
+                    "id": r.id,
+                    "game": r.game,
+                    "status": r.status,
+                    "players": [s["name"] for s in _seat_names(r, current, members.get(r.id, []))],
+                    "created_at": iso(r.created_at),
+                    "updated_at": iso(r.updated_at),
+                    "game_id": r.current_game_id,
+                    "games": counts.get(r.id, 0),
+                    "last_seq": current.last_seq if current else None,
+                    "last_move_at": iso(current.last_move_at) if current else None,
+                }
+            )
+        return {"total": total or 0, "rooms": out, "games": sorted(ENGINES)}
+
+    async def room(self, room_id: str) -> dict[str, Any]:
+        """A room: seats, members, this process's connections, games."""
+        async with self.services.db.sessions() as session:
+            room = await _room_or_404(session, room_id)
+            all_members = list(
+                (await session.execute(select(Member).where(Member.room_id == room_id).order_by(Member.id))).scalars()
+            )
+            games = list(
+                (await session.execute(select(Game).where(Game.room_id == room_id).order_by(Game.id))).scalars()
+            )
+        seated = sorted((m for m in all_members if m.seat is not None and not m.kicked), key=lambda m: m.seat or 0)
+        current = next((g for g in games if g.id == room.current_game_id), None)
+        connections = [
+            {"member_id": c.member_id, "seat": c.seat, "name": c.name, "closed": c.closed, "last_seq": c.last_seq}
+            for c in sorted(
+                self.services.hub.rooms.get(room_id, ()), key=lambda c: (c.seat is None, c.seat or 0, c.name)
+            )
+        ]
+        return {
+            "id": room.id,
+            "game": room.game,
+            "status": room.status,
+            "options": room.options,
+            "time_limits": room.time_limits,
+            "invite_path": f"/join/{room.invite}",
+            "host_member_id": room.host_member_id,
+            "created_at": iso(room.created_at),
+            "updated_at": iso(room.updated_at),
+            "game_id": room.current_game_id,
+            "seats": _seat_names(room, current, seated),
+            "members": [
+                {
+                    "id": m.id,
+                    "name": m.name,
+                    "seat": m.seat,
+                    "bot": m.bot,
+                    "kicked": m.kicked,
+                    "host": m.id == room.host_member_id,
+                    "joined_at": iso(m.created_at),
+                }
+                for m in all_members
+            ],
+            "connections": connections,
+            "games": [game_summary(g) for g in games],
+        }
+
+    async def close(self, room_id: str, message: str) -> bool:
+        """Close a room: its players are told, its games refuse every later move, the log
+        stays. Returns whether it was closed already."""
+        services = self.services
+        async with services.db.sessions() as session:
+            room = await _room_or_404(session, room_id)
+            already = room.status == "closed"
+            room.status = "closed"
+            room.updated_at = datetime.now(UTC)
+            await session.commit()
+        services.games.close_room(room_id)  # bots and clocks stop here at once
+        await services.publish_closed(room_id, message)
+        return already
+
+    async def game_log(self, game_id: int, seat: str | None, action_type: str | None) -> dict[str, Any]:
+        """A game's full log and its refused actions within their keep time."""
+        logs = self.services.logs
+        game = await logs.game(game_id)
+        out = await logs.log(game, seat=seat, action_type=action_type)
+        keep = self.services.settings.refused_keep_days
+        cutoff = datetime.now(UTC) - timedelta(days=keep)
+        # older ones are past their keep time: hidden here, deleted by the housekeeping task
+        by_seat, want_seat = seat_filter(seat)
+        refused = []
+        async with self.services.db.sessions() as session:
+            rows = await session.execute(
+                select(RefusedAction)
+                .where(RefusedAction.game_id == game_id, RefusedAction.created_at >= cutoff)
+                .order_by(RefusedAction.id)
+            )
+            for r in rows.scalars():
+                if by_seat and r.seat != want_seat:
+                    continue
+                if action_type and type_of(r.action) != action_type:
+                    continue
+                refused.append(
+                    {
+                        "id": r.id,
+                        "at_seq": r.at_seq,
+                        "seat": r.seat,
+                        "player": player(game, r.seat),
+                        "at": iso(r.created_at),
+                        "code": r.code,
+                        "message": r.message,
+                        "action": r.action,
+                    }
+                )
+        out["refused"] = refused
+        out["refused_keep_days"] = keep
+        return out
+
+    async def export(self, game_id: int) -> dict[str, Any]:
+        logs = self.services.logs
+        return await logs.export(await logs.game(game_id))
+
+    async def state(self, game_id: int, seq: int | None) -> dict[str, Any]:
+        """The full state at ``seq``, with every seat's and the spectator's view."""
+        logs = self.services.logs
+        return await logs.state_at(await logs.game(game_id), seq)
+
+
+async def purge_old_refused(session: AsyncSession, keep_days: int, now: datetime | None = None) -> int:
+    """Delete refused actions older than ``keep_days`` (they are debugging records only)."""
+    cutoff = (now or datetime.now(UTC)) - timedelta(days=keep_days)
+    result = await session.execute(delete(RefusedAction).where(RefusedAction.created_at < cutoff))
+    await session.commit()
+    return int(getattr(result, "rowcount", 0) or 0)
+
+
+async def purge_old_rooms(session: AsyncSession, days: int, now: datetime | None = None) -> int:
+    """Delete rooms finished or closed more than ``days`` ago, with their games, logs, members
+    and chat (docs/admin.md, "Retention": export what you want to keep before then)."""
+    cutoff = (now or datetime.now(UTC)) - timedelta(days=days)
+    result = await session.execute(
+        delete(Room).where(Room.status.in_(("finished", "closed")), Room.updated_at < cutoff)
+    )
+    await session.commit()
+    return int(getattr(result, "rowcount", 0) or 0)

@@ -1,0 +1,132 @@
+"""The events processes tell each other (through the bus; docs/protocol.md describes the
+frames each one becomes). Each is a small frozen value; :func:`encode` and :func:`decode` are
+the one place they turn into and back from the JSON a Redis bus carries."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar
+
+
+@dataclass(frozen=True, slots=True)
+class StateEvent:
+    """``game`` was committed up to ``seq``; ``moves``: the last moves, for other processes
+    to apply without reading the log (only with several processes)."""
+
+    kind: ClassVar[str] = "state"
+    room: str
+    game: int
+    seq: int
+    moves: list[dict[str, Any]] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RoomEvent:
+    """The room changed, or who is online in it: every socket gets its snapshot."""
+
+    kind: ClassVar[str] = "room"
+    room: str
+
+
+@dataclass(frozen=True, slots=True)
+class ChatEvent:
+    kind: ClassVar[str] = "chat"
+    room: str
+    chat: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class HostEvent:
+    """The host role moved to ``member`` (None: nobody is left to take it)."""
+
+    kind: ClassVar[str] = "host"
+    room: str
+    member: int | None
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class SeatsEvent:
+    """Who holds or plays which seat changed: every process reloads ``game`` if it caches it,
+    and each socket learns its member's seat and roles."""
+
+    kind: ClassVar[str] = "seats"
+    room: str
+    game: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class KickedEvent:
+    """``member`` left the room: their sockets are told and closed."""
+
+    kind: ClassVar[str] = "kicked"
+    room: str
+    member: int
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class ClosedEvent:
+    """The room was closed: its games stop, every socket of it is told and closed."""
+
+    kind: ClassVar[str] = "closed"
+    room: str
+    message: str
+
+
+Event = StateEvent | RoomEvent | ChatEvent | HostEvent | SeatsEvent | KickedEvent | ClosedEvent
+
+
+class BadEvent(ValueError):
+    """A message on the bus that is not an event this server knows."""
+
+
+def encode(event: Event) -> dict[str, Any]:
+    """The event as JSON: ``kind``, ``room`` and its fields (a state event's moves only if set)."""
+    data: dict[str, Any] = {"kind": event.kind}
+    for field in fields(event):
+        value = getattr(event, field.name)
+        if not (field.name == "moves" and value is None):
+            data[field.name] = value
+    return data
+
+
+def _int(value: Any, *, optional: bool = False) -> Any:
+    if value is None and optional:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise BadEvent(f"not a number: {value!r}")
+    return value
+
+
+def _str(value: Any) -> str:
+    if not isinstance(value, str):
+        raise BadEvent(f"not text: {value!r}")
+    return value
+
+
+def decode(data: Any) -> Event:
+    """An event from its JSON; raises :class:`BadEvent` for anything else."""
+    if not isinstance(data, dict):
+        raise BadEvent("an event is a JSON object")
+    kind, room = data.get("kind"), _str(data.get("room"))
+    if kind == "state":
+        moves = data.get("moves")
+        game, seq = _int(data.get("game")), _int(data.get("seq"))
+        return StateEvent(room, game, seq, moves if isinstance(moves, list) else None)
+    if kind == "room":
+        return RoomEvent(room)
+    if kind == "chat":
+        chat = data.get("chat")
+        if not isinstance(chat, dict):
+            raise BadEvent("a chat event carries its message")
+        return ChatEvent(room, chat)
+    if kind == "host":
+        return HostEvent(room, _int(data.get("member"), optional=True), _str(data.get("message")))
+    if kind == "seats":
+        return SeatsEvent(room, _int(data.get("game"), optional=True))
+    if kind == "kicked":
+        return KickedEvent(room, _int(data.get("member")), _str(data.get("message", "")))
+    if kind == "closed":
+        return ClosedEvent(room, _str(data.get("message", "")))
+    raise BadEvent(f"unknown event kind {kind!r}")

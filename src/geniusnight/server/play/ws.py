@@ -1,0 +1,240 @@
+"""The websocket ``/ws/{room_id}`` (documented in docs/protocol.md).
+
+Every frame is read once into a typed value (:func:`.frames.read`: size, JSON, type, fields)
+and checked here for flood rate and seat before the engine sees it. A refused frame gets an
+``error`` frame and changes nothing; the connection stays open.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from ...logs import fields
+from ..deps import cookie_name
+from ..errors import ApiError
+from ..origin import origin_allowed, says_where_from
+from ..services import Services
+from . import frames
+from .frames import Act, Chat, Hello, Ping, Refused, Unknown, error
+from .realtime import RECONNECT_FRAME, Connection, TokenBucket
+
+log = logging.getLogger(__name__)
+
+
+async def room_socket(ws: WebSocket) -> None:
+    """``/ws/{room_id}``: a plain Starlette route (no dependencies to solve, nothing FastAPI
+    keeps per connection), because a connection lives for hours and most of it idles."""
+    services: Services = ws.app.state.services
+    room_id: str = ws.path_params["room_id"]
+    origin = ws.headers.get("origin")
+    fetch_site = ws.headers.get("sec-fetch-site")
+    if (origin is not None and not origin_allowed(services.settings, origin, ws.headers.get("host"))) or (
+        origin is None and fetch_site is not None and fetch_site != "same-origin"
+    ):
+        await ws.close(code=4403)  # before the handshake: the browser sees 403
+        return
+    address = ws.client.host if ws.client else ""
+    refused = services.sockets.open(address)
+    await ws.accept()
+    if refused is not None:
+        with contextlib.suppress(Exception):
+            await ws.send_json(error(None, refused, "Too many open connections; close some and retry."))
+            await ws.close(code=4429)
+        return
+    try:
+        if services.draining:  # accepted just before the listener closed
+            with contextlib.suppress(Exception):
+                await ws.send_json(RECONNECT_FRAME)
+                await ws.close(code=1012)
+            return
+        await _connect(ws, services, room_id)
+    finally:
+        services.sockets.close(address)
+
+
+async def _connect(ws: WebSocket, services: Services, room_id: str) -> None:
+    try:
+        admitted = await _admit(ws, services, room_id)
+    except (WebSocketDisconnect, RuntimeError):
+        return
+    if admitted is None:
+        return
+    conn, hello = admitted
+    where = fields(room_id, seat=conn.seat)
+    log.info("socket open: member %s", conn.member_id, extra=where)
+    try:
+        await _welcome(services, conn, hello)
+        await services.rooms.came_online(room_id)
+        await _serve(ws, services, conn)
+    except WebSocketDisconnect:
+        pass
+    except Exception:
+        log.exception("socket failed", extra=where)
+    finally:
+        log.info("socket closed: member %s", conn.member_id, extra=where)
+        services.hub.remove(conn)
+        await conn.stop()
+        with contextlib.suppress(Exception):
+            await services.rooms.went_offline(room_id, conn.member_id, conn.host)
+
+
+async def _admit(ws: WebSocket, services: Services, room_id: str) -> tuple[Connection, Hello] | None:
+    """The hello, the seat token, the room: a Connection in the hub and the hello; or None
+    (refused and closed). Everything looked up here is dropped on return: an idle
+    connection keeps only its Connection."""
+    settings = services.settings
+    hello = await _hello(ws, settings.max_frame_bytes, settings.hello_seconds)
+    if hello is None:
+        return None
+    token = hello.token
+    if not hello.token_given:
+        # the cookie authenticates only a socket whose browser said where it comes from
+        if not says_where_from(ws.headers) and ws.cookies.get(cookie_name(room_id)):
+            message = "Send your token in hello, or connect from this site's pages."
+            await ws.send_json(error(None, "bad_origin", message))
+            await ws.close(code=4403)
+            return None
+        token = ws.cookies.get(cookie_name(room_id))
+    try:
+        admitted = await services.rooms.admit(room_id, token)
+    except ApiError as e:
+        await ws.send_json(error(None, e.code, e.message))
+        await ws.close(code=4401 if e.code == "not_member" else 4404)
+        return None
+    conn = Connection(
+        ws=ws,
+        room_id=room_id,
+        member_id=admitted.member_id,
+        seat=admitted.seat,
+        name=admitted.name,
+        host=admitted.host,
+        away=admitted.away,
+        patches=hello.patches,
+    )
+    services.hub.add(conn)
+    return conn, hello
+
+
+async def _welcome(services: Services, conn: Connection, hello: Hello) -> None:
+    """The welcome frame (room, who you are, recent chat), then the current game's state,
+    or only the patches since the view the hello says the client holds."""
+    chat = await services.rooms.recent_chat(conn.room_id)
+    snap = await services.rooms.snapshot(conn.room_id)
+    conn.send_json(
+        {
+            "type": "welcome",
+            "seat": conn.seat,
+            "room": snap,
+            "you": {
+                "member_id": conn.member_id,
+                "name": conn.name,
+                "seat": conn.seat,
+                "host": conn.host,
+                "away": conn.away,
+            },
+            "chat": chat,
+        }
+    )
+    await _send_current_state(services, conn, snap.get("game_id") if snap else None, hello)
+
+
+async def _hello(ws: WebSocket, max_bytes: int, seconds: float) -> Hello | None:
+    """The first frame must be a hello; anything else gets an error and another chance, but
+    the deadline stays: a socket that never says hello is closed (slow clients hold nothing)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + seconds
+    while True:
+        try:
+            text = await asyncio.wait_for(ws.receive_text(), max(0.0, deadline - loop.time()))
+        except TimeoutError:
+            await ws.send_json(error(None, "hello_timeout", "Say hello first."))
+            await ws.close(code=4408)
+            return None
+        frame = frames.read(text, max_bytes)
+        if isinstance(frame, Hello):
+            return frame
+        if isinstance(frame, Refused) and frame.type is None:
+            await ws.send_json(frame.error)  # not even a frame
+        else:
+            await ws.send_json(error(None, "hello_first", 'The first frame must be {"type": "hello"}.'))
+
+
+async def _send_current_state(services: Services, conn: Connection, game_id: int | None, hello: Hello) -> None:
+    if game_id is None:
+        return
+    # with several processes this one's cache may lag behind the log: read the new moves first
+    games = services.games
+    live = await (games.catch_up(game_id) if games.multi_process else games.get(game_id))
+    if hello.resume is not None and hello.resume.game_id == game_id:
+        services.hub.resume(conn, live, hello.resume.at)
+    else:
+        services.hub.send_state(conn, live)
+
+
+async def _serve(ws: WebSocket, services: Services, conn: Connection) -> None:
+    settings = services.settings
+    bucket = TokenBucket(settings.rate_per_second, settings.rate_burst)
+    while not conn.closed:
+        message = await ws.receive()
+        if message["type"] == "websocket.disconnect":
+            return
+        text = message.get("text")
+        if text is None:
+            conn.send_json(error(None, "malformed", "Send text frames with JSON."))
+            continue
+        frame = frames.read(text, settings.max_frame_bytes)
+        if not bucket.take():
+            conn.send_json(error(frame.ref, "rate_limited", "Too many frames; slow down."))
+            continue
+        match frame:
+            case Refused(error=refusal):
+                conn.send_json(refusal)
+            case Act():
+                await _act(services, conn, frame)
+            case Hello():
+                # a client that saw a gap in seq asks again: send the room and the current state
+                snap = await services.rooms.snapshot(conn.room_id)
+                if snap is not None:
+                    conn.send_json({"type": "room", "room": snap})
+                    await _send_fresh_state(services, conn, snap.get("game_id"))
+            case Chat(ref=ref, text=said):
+                try:
+                    await services.rooms.say_as(conn.room_id, conn.member_id, said)
+                except ApiError as e:
+                    conn.send_json(error(ref, e.code, e.message))
+            case Ping(ref=ref):
+                conn.send_json({"type": "pong", "ref": ref})
+            case Unknown(ref=ref, type=kind):
+                conn.send_json(error(ref, "unknown_type", f"Unknown frame type {kind!r}."))
+
+
+async def _send_fresh_state(services: Services, conn: Connection, game_id: int | None) -> None:
+    if game_id is None:
+        return
+    live = await services.games.catch_up(game_id)
+    services.hub.send_state(conn, live)
+
+
+async def _act(services: Services, conn: Connection, frame: Act) -> None:
+    ref, action = frame.ref, frame.action
+    if conn.seat is None:
+        conn.send_json(error(ref, "spectator", "Spectators can watch but not play."))
+        return
+    # the newest game this connection was sent a state of is the room's current one
+    snap_game = max(conn.last_seq) if conn.last_seq else None
+    if snap_game is None:
+        conn.send_json(error(ref, "no_game", "The game has not started."))
+        return
+    if action.get("type") == "timeout":
+        conn.send_json(error(ref, "system_only", "Only the server applies timeouts."))
+        return
+    assert conn.member_id is not None
+    outcome = await services.games.submit_for(snap_game, conn.member_id, action, ref)
+    if outcome.ok:
+        conn.send_json({"type": "ack", "ref": ref, "seq": outcome.seq, "duplicate": outcome.duplicate})
+    else:
+        conn.send_json(error(ref, outcome.code, outcome.message))

@@ -1,0 +1,389 @@
+"""The room's use cases, each one whole: from the caller's seat token through the checks and
+the write (committed here), to the events every process and socket must see and the bots
+and clocks it sets going. Routes (HTTP and websocket) parse a request, call one method here
+and shape the answer; :class:`.service.RoomService` is the storage underneath."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ...db import Game, Member, Room
+from ..errors import ApiError
+from ..play.games import LiveGame
+from .service import RoomService, chat_json
+
+if TYPE_CHECKING:
+    from ..services import Services
+
+FILE_MAX = 1 << 20  # bytes of an uploaded option file
+
+
+@dataclass(frozen=True, slots=True)
+class Joined:
+    """Who the caller is in the room they created or joined."""
+
+    room_id: str
+    invite: str
+    member_id: int
+    seat: int | None
+    token: str | None  # a new seat token; None: the caller already had one
+
+
+@dataclass(frozen=True, slots=True)
+class Admission:
+    """A member admitted to a room's websocket: who they are now, and the room's game."""
+
+    member_id: int
+    name: str
+    seat: int | None
+    host: bool
+    away: bool
+    game_id: int | None
+
+
+def _not_member() -> ApiError:
+    return ApiError(401, "not_member", "You are not in this room.")
+
+
+class RoomUseCases:
+    def __init__(self, services: Services) -> None:
+        self.services = services
+
+    @asynccontextmanager
+    async def _rooms(self) -> AsyncIterator[RoomService]:
+        settings = self.services.settings
+        async with self.services.db.sessions() as s:
+            yield RoomService(s, settings.secret_key, max_members=settings.room_members_max)
+
+    @staticmethod
+    async def _caller(svc: RoomService, room_id: str, token: str | None) -> tuple[Room, Member | None]:
+        room = await svc.room(room_id)
+        return room, await svc.member_by_token(room_id, token)
+
+    async def _member(self, svc: RoomService, room_id: str, token: str | None) -> tuple[Room, Member]:
+        room, member = await self._caller(svc, room_id, token)
+        if member is None:
+            raise _not_member()
+        return room, member
+
+    async def _host(self, svc: RoomService, room_id: str, token: str | None) -> tuple[Room, Member]:
+        room, member = await self._caller(svc, room_id, token)
+        return room, svc.require_host(room, member)
+
+    # --- reading -----------------------------------------------------------------------
+
+    async def snapshot(self, room_id: str) -> dict[str, Any] | None:
+        """The room as every member sees it (None: no such room, or it was closed)."""
+        async with self._rooms() as svc:
+            try:
+                room = await svc.room(room_id)
+            except ApiError:
+                return None
+            return await svc.snapshot(room, self.services.hub.online_members(room_id))
+
+    async def identities(self, room_id: str) -> dict[int, dict[str, Any]]:
+        async with self._rooms() as svc:
+            try:
+                room = await svc.room(room_id)
+            except ApiError:
+                return {}
+            return await svc.identities(room)
+
+    async def room_for(self, room_id: str, token: str | None) -> dict[str, Any]:
+        """The room as the caller sees it, with ``you`` (null for a stranger)."""
+        async with self._rooms() as svc:
+            room, member = await self._caller(svc, room_id, token)
+            snap = await svc.snapshot(room, self.services.hub.online_members(room_id))
+            snap["you"] = await svc.you(room, member) if member is not None else None
+        if member is None:
+            del snap["invite_path"]  # the invite lets anyone join: only members see it
+        return snap
+
+    async def chat_history(self, room_id: str, token: str | None) -> list[dict[str, Any]]:
+        async with self._rooms() as svc:
+            room, _ = await self._member(svc, room_id, token)
+            return await svc.recent_chat(room.id)
+
+    async def recent_chat(self, room_id: str) -> list[dict[str, Any]]:
+        async with self._rooms() as svc:
+            return await svc.recent_chat(room_id)
+
+    async def view(self, room_id: str, token: str | None) -> tuple[LiveGame, int | None]:
+        """The room's current game and the seat the caller holds in it."""
+        async with self._rooms() as svc:
+            room, member = await self._member(svc, room_id, token)
+        if room.current_game_id is None:
+            raise ApiError(409, "no_game", "No game has started in this room.")
+        live = await self.services.games.get(room.current_game_id)
+        return live, live.seat_of(member.id)
+
+    async def _finished_game(self, room_id: str, token: str | None, game_id: int) -> Game:
+        """The room's game ``game_id`` if the caller is a member and the game is over."""
+        async with self._rooms() as svc:
+            room, _ = await self._member(svc, room_id, token)
+            game = await svc.s.get(Game, game_id)
+        if game is None or game.room_id != room.id:
+            raise ApiError(404, "no_game", "This room has no such game.")
+        if game.result is None:
+            raise ApiError(409, "game_running", "The replay opens once the game is over.")
+        return game
+
+    async def replay_log(
+        self, room_id: str, token: str | None, game_id: int, seat: str | None, action_type: str | None
+    ) -> dict[str, Any]:
+        """A finished game's whole log, for its room's members (free-form options hidden)."""
+        game = await self._finished_game(room_id, token, game_id)
+        return await self.services.logs.log(game, seat=seat, action_type=action_type, for_players=True)
+
+    async def replay_state(self, room_id: str, token: str | None, game_id: int, seq: int | None) -> dict[str, Any]:
+        """Every seat's view of a finished game at ``seq``, hidden parts revealed; not the
+        raw state (undealt cards, the PRNG), which only the admin sees."""
+        game = await self._finished_game(room_id, token, game_id)
+        return await self.services.logs.state_at(game, seq, full=False)
+
+    # --- creating and joining ------------------------------------------------------------
+
+    async def create(self, address: str, game: str, options: Any, name: Any, time_limits: Any = None) -> Joined:
+        services = self.services
+        if not services.room_rate.hit(address):
+            per = services.settings.rooms_per_minute
+            raise ApiError(429, "too_many_rooms", f"At most {per} new rooms a minute from one address; wait a moment.")
+        async with self._rooms() as svc:
+            room, member, token = await svc.create(game, options, name, time_limits)
+            await svc.s.commit()
+        return Joined(room.id, room.invite, member.id, member.seat, token)
+
+    async def join(self, invite: str, name: Any, token_for: Callable[[str], str | None]) -> Joined:
+        """A seat or a place among the spectators; ``token_for(room_id)`` is the caller's seat
+        token for that room, if any: it brings its owner back to the same seat."""
+        taken_back = False
+        async with self._rooms() as svc:
+            room_id = (await svc.room_by_invite(invite)).id
+            room, member, new_token = await svc.join(invite, name, token_for(room_id))
+            if new_token is None and member.away_by == "host":
+                # coming back ends the bot's stand-in the host made while they were away
+                room, _ = await svc.seating(room_id, _taking_back(svc, member.id, only_by="host"))
+                taken_back = True
+            seat = await svc.seat_of(room, member)
+        if taken_back:
+            await self._seats_changed(room_id, room.current_game_id)
+        if new_token is not None:
+            await self.services.publish_room(room.id)
+        return Joined(room.id, room.invite, member.id, seat, new_token)
+
+    async def admit(self, room_id: str, token: str | None) -> Admission:
+        """A member opens a socket. One the host handed to a bot comes back by connecting
+        while none of their sockets is open; a bot the member asked for stays until they
+        take the seat back."""
+        services = self.services
+        async with self._rooms() as svc:
+            room = await svc.room(room_id)
+            member = await svc.member_by_token(room_id, token)
+            if member is None:
+                raise ApiError(401, "not_member", "Join the room by its invite link first.")
+            came_back = member.away_by == "host" and member.id not in services.hub.online_members(room_id)
+            if came_back:
+                room, _ = await svc.seating(room_id, _taking_back(svc, member.id, only_by="host"))
+            admitted = Admission(
+                member_id=member.id,
+                name=member.name,
+                seat=await svc.seat_of(room, member),
+                host=member.id == room.host_member_id,
+                away=member.away_by is not None,
+                game_id=room.current_game_id,
+            )
+        if came_back:  # the seat is the member's again: every process's game learns it first
+            await services.publish_seats(room_id, admitted.game_id)
+        return admitted
+
+    async def came_online(self, room_id: str) -> None:
+        """A socket of the room opened: everyone sees who is online, and a host long gone
+        hands the role to someone here."""
+        await self.services.publish_room(room_id)
+        await self.services.hosts.check(room_id)
+
+    async def went_offline(self, room_id: str, member_id: int | None, host: bool) -> None:
+        """A socket of the room closed (after it left the hub)."""
+        self.services.hosts.socket_closed(room_id, member_id, host)
+        await self.services.publish_room(room_id)
+
+    # --- the host's powers ---------------------------------------------------------------
+
+    async def update(
+        self, room_id: str, token: str | None, options: Any = None, time_limits: Any = None
+    ) -> dict[str, Any]:
+        async with self._rooms() as svc:
+            room, _ = await self._host(svc, room_id, token)
+            await svc.update(room, options, time_limits)
+            await svc.s.commit()
+            await self.services.publish_room(room_id)
+            return await svc.snapshot(room, self.services.hub.online_members(room_id))
+
+    async def upload_option(self, room_id: str, token: str | None, name: str, data: bytes, filename: str) -> Any:
+        """A free-form option read from a file; returns its value."""
+        async with self._rooms() as svc:
+            room, _ = await self._host(svc, room_id, token)
+            if len(data) > FILE_MAX:
+                raise ApiError(413, "file_too_large", f"Files are at most {FILE_MAX // 1024} KiB.")
+            value = svc.import_option(room, name, data, filename)
+            await svc.update(room, {name: value})
+            await svc.s.commit()
+        await self.services.publish_room(room_id)
+        return value
+
+    async def add_bot(self, room_id: str, token: str | None, bot: str | None, name: str | None) -> Member:
+        async with self._rooms() as svc:
+            await self._host(svc, room_id, token)
+            member = await svc.add_bot(room_id, bot, name)
+        await self.services.publish_room(room_id)
+        return member
+
+    async def bot_stands_in(self, room_id: str, token: str | None, seat: int) -> None:
+        """A bot plays ``seat`` while its player is away; they keep membership and seat."""
+        async with self._rooms() as svc:
+            _, caller = await self._host(svc, room_id, token)
+            caller_id = caller.id
+
+            async def hand_over(room: Room) -> int:
+                target = await svc.holder(room, seat)
+                if target is None:
+                    raise ApiError(404, "no_seat", f"Seat {seat} is empty.")
+                return await svc.away(room, target, "self" if target.id == caller_id else "host")
+
+            room, _ = await svc.seating(room_id, hand_over)
+        await self._seats_changed(room_id, room.current_game_id)
+
+    async def away(self, room_id: str, token: str | None) -> int:
+        """A bot plays the caller's seat until they take it back; returns the seat."""
+        async with self._rooms() as svc:
+            _, member = await self._member(svc, room_id, token)
+            member_id = member.id
+
+            async def hand_over(room: Room) -> int:
+                me = await svc.s.get(Member, member_id)
+                assert me is not None
+                return await svc.away(room, me, "self")
+
+            room, seat = await svc.seating(room_id, hand_over)
+        await self._seats_changed(room_id, room.current_game_id)
+        return seat
+
+    async def back(self, room_id: str, token: str | None) -> int | None:
+        """The caller takes their seat back from the bot playing it."""
+        async with self._rooms() as svc:
+            _, member = await self._member(svc, room_id, token)
+            room, seat = await svc.seating(room_id, _taking_back(svc, member.id))
+        await self._seats_changed(room_id, room.current_game_id)
+        return seat
+
+    async def kick(self, room_id: str, token: str | None, seat: int) -> None:
+        async with self._rooms() as svc:
+            await self._host(svc, room_id, token)
+            room, target = await svc.kick(room_id, seat)
+        await self._removed(room, target.id, "The host removed you from the room.")
+
+    async def leave(self, room_id: str, token: str | None) -> int | None:
+        """The caller leaves for good (a host hands the role on); returns the host's member id."""
+        services = self.services
+        async with self._rooms() as svc:
+            _, member = await self._member(svc, room_id, token)
+            room, gone, successor = await svc.leave(room_id, member.id, await services.bus.online(room_id))
+        await self._removed(room, gone.id, "You left the room.")
+        if successor is not None:
+            await services.host_changed(room_id, successor.id, f"{gone.name} left; {successor.name} is the host now.")
+        return room.host_member_id
+
+    async def pass_host(self, room_id: str, token: str | None, seat: int) -> None:
+        async with self._rooms() as svc:
+            room, _ = await self._host(svc, room_id, token)
+            new = await svc.pass_host(room, seat)
+            await svc.s.commit()
+        await self.services.host_changed(room_id, new.id, f"{new.name} is the host now.")
+
+    async def begin(self, room_id: str, token: str | None, *, rematch: bool) -> LiveGame:
+        """The host starts the game (or a rematch): committed, cached, its clock and bots going."""
+        services = self.services
+        async with self._rooms() as svc:
+            room, _ = await self._host(svc, room_id, token)
+            game = await (svc.rematch(room) if rematch else svc.start(room))
+            await svc.s.commit()
+            live = services.games.adopt(game)
+        await services.games.start_clock(live)
+        await services.publish_seats(room_id, None)  # each connection learns its seat in the new game
+        await services.publish_room(room_id)
+        await services.publish_state(live)
+        services.driver.schedule(live)
+        return live
+
+    # --- chat ----------------------------------------------------------------------------
+
+    def _allow_chat(self, member_id: int) -> None:
+        services = self.services
+        if not services.chat_rate.hit(member_id):
+            per = services.settings.chat_per_minute
+            raise ApiError(429, "chat_rate", f"At most {per} chat messages a minute; wait a moment.")
+
+    async def _say(self, svc: RoomService, room: Room, member: Member, text: Any) -> dict[str, Any]:
+        self._allow_chat(member.id)
+        msg = await svc.chat(room, member, text)
+        await svc.s.commit()
+        payload = chat_json(msg)
+        await self.services.publish_chat(room.id, payload)
+        return payload
+
+    async def say(self, room_id: str, token: str | None, text: Any) -> dict[str, Any]:
+        """A chat message from the holder of ``token``; returns it as the room sees it."""
+        async with self._rooms() as svc:
+            room, member = await self._member(svc, room_id, token)
+            return await self._say(svc, room, member, text)
+
+    async def say_as(self, room_id: str, member_id: int | None, text: Any) -> None:
+        """A chat message from a member's open socket."""
+        async with self._rooms() as svc:
+            room = await svc.room(room_id)
+            member = await svc.s.get(Member, member_id) if member_id is not None else None
+            if member is None or member.kicked:
+                raise _not_member()
+            await self._say(svc, room, member, text)
+
+    # --- what a change of seats sets off ---------------------------------------------------
+
+    async def _seats_changed(self, room_id: str, game_id: int | None) -> None:
+        """Who holds or plays which seat of ``game_id`` changed (a kick, a bot standing in or
+        leaving the seat to its member again): every process and connection learns it, and a
+        bot that must act now gets its turn."""
+        services = self.services
+        await services.publish_seats(room_id, game_id)
+        if game_id is not None:
+            live = await services.games.get(game_id)
+            if not live.over:
+                services.driver.schedule(live)
+        await services.publish_room(room_id)
+
+    async def _removed(self, room: Room, member_id: int, message: str) -> None:
+        """A member left the room: every process's cached game and connections learn who holds
+        which seat now, and the member's own sockets are told and closed."""
+        services = self.services
+        await services.publish_seats(room.id, room.current_game_id)
+        if room.current_game_id is not None and room.status == "playing":
+            services.driver.schedule(await services.games.get(room.current_game_id))
+        await services.publish_kicked(room.id, member_id, message)
+        await services.publish_room(room.id)
+
+
+def _taking_back(svc: RoomService, member_id: int, only_by: str | None = None) -> Callable[[Room], Awaitable[Any]]:
+    """The change that gives ``member_id`` their seat back (only from a stand-in ``only_by``
+    made, if given: a race with another change may have ended it already)."""
+
+    async def take_back(room: Room) -> int | None:
+        member = await svc.s.get(Member, member_id)
+        if member is None or member.kicked:
+            raise _not_member()
+        if only_by is not None and member.away_by != only_by:
+            return await svc.seat_of(room, member)
+        return await svc.back(room, member)
+
+    return take_back

@@ -1,0 +1,86 @@
+"""Incoming websocket frames are read once into typed values, and bus events turn into and
+back from JSON in one place."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from geniusnight.server.play.events import (
+    BadEvent,
+    ChatEvent,
+    ClosedEvent,
+    Event,
+    HostEvent,
+    KickedEvent,
+    RoomEvent,
+    SeatsEvent,
+    StateEvent,
+    decode,
+    encode,
+)
+from geniusnight.server.play.frames import Act, Chat, Hello, Ping, Refused, Resume, Unknown, read
+
+EVENTS = [
+    StateEvent("r", 3, 7),
+    StateEvent("r", 3, 7, [{"seq": 7, "seat": 0, "action": {"type": "x"}}]),
+    RoomEvent("r"),
+    ChatEvent("r", {"id": 1, "text": "hi"}),
+    HostEvent("r", 2, "Grace is the host now."),
+    HostEvent("r", None, "Nobody is left."),
+    SeatsEvent("r", None),
+    SeatsEvent("r", 4),
+    KickedEvent("r", 5, "You left the room."),
+    ClosedEvent("r", "Closed."),
+]
+
+
+@pytest.mark.parametrize("event", EVENTS)
+def test_every_event_survives_the_wire(event: Event) -> None:
+    assert decode(json.loads(json.dumps(encode(event)))) == event
+
+
+def test_the_wire_form_is_kind_room_and_fields() -> None:
+    assert encode(StateEvent("r", 3, 7)) == {"kind": "state", "room": "r", "game": 3, "seq": 7}
+    assert encode(KickedEvent("r", 5, "m")) == {"kind": "kicked", "room": "r", "member": 5, "message": "m"}
+
+
+@pytest.mark.parametrize(
+    "data", [[], {"kind": "nope", "room": "r"}, {"kind": "state", "room": "r", "game": "1", "seq": 1}, {"kind": "room"}]
+)
+def test_anything_else_on_the_bus_is_refused(data: object) -> None:
+    with pytest.raises(BadEvent):
+        decode(data)
+
+
+def test_frames_are_read_into_typed_values() -> None:
+    hello = read('{"type": "hello", "token": "t", "patches": true, "game_id": 4, "seq": 2, "seat": 1}', 1024)
+    assert hello == Hello(None, token="t", token_given=True, patches=True, resume=Resume(4, (2, 1)))
+    assert read('{"type": "hello", "game_id": 4, "seq": true}', 1024) == Hello(
+        None, token=None, token_given=False, patches=False, resume=Resume(4, None)
+    )
+    assert read('{"type": "hello", "token": 5}', 1024) == Hello(None, None, True, False, None)
+    assert read('{"type": "act", "ref": "a", "action": {"type": "x"}}', 1024) == Act("a", {"type": "x"})
+    assert read('{"type": "chat", "text": 3, "ref": 1}', 1024) == Chat(1, 3)
+    assert read('{"type": "ping", "ref": [1]}', 1024) == Ping([1])
+    assert read('{"type": "dance", "ref": "d"}', 1024) == Unknown("d", "dance")
+
+
+def test_refused_frames_carry_the_error_they_get() -> None:
+    too_large = read('{"type": "ping"}', 8)
+    assert isinstance(too_large, Refused) and too_large.type is None
+    assert too_large.error["code"] == "frame_too_large"
+    malformed = read("[1]", 1024)
+    assert isinstance(malformed, Refused) and malformed.error["code"] == "malformed"
+    bad_ref = read('{"type": "act", "ref": 5, "action": {}}', 1024)
+    assert isinstance(bad_ref, Refused) and bad_ref.type == "act" and bad_ref.ref == 5
+    assert bad_ref.error == {
+        "type": "error",
+        "ref": None,
+        "code": "bad_ref",
+        "message": "'ref' must be a string of 1-64 characters.",
+    }
+    no_action = read('{"type": "act", "ref": "a", "action": 1}', 1024)
+    assert isinstance(no_action, Refused) and no_action.error["ref"] == "a"
+    assert no_action.error["code"] == "malformed"
