@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import threading
 from collections.abc import AsyncIterator, Callable, Generator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from datetime import UTC, datetime
@@ -387,13 +388,34 @@ class SQLiteConnection(aiosqlite.Connection):
         return super().stop()
 
 
+def _made_in_a_daemon_thread(make: Callable[[], SQLiteConnection]) -> SQLiteConnection:
+    """``make()``, called in a short-lived daemon thread. A thread is a daemon when the thread
+    that creates it is one, so aiosqlite's worker thread (created with the connection) never
+    keeps the process from exiting, whether or not the engine was disposed."""
+    made: list[SQLiteConnection] = []
+    failed: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            made.append(make())
+        except BaseException as e:
+            failed.append(e)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join()
+    if failed:
+        raise failed[0]
+    return made[0]
+
+
 def make_engine(url: str, writer: OneWriter | None = None) -> AsyncEngine:
     if url.startswith("sqlite"):
         path = make_url(url).database or ":memory:"
         one_writer = writer or OneWriter()
 
         async def connect() -> aiosqlite.Connection:
-            return await SQLiteConnection(path, one_writer)  # busy timeout: _sqlite_pragmas
+            return await _made_in_a_daemon_thread(lambda: SQLiteConnection(path, one_writer))  # busy: _sqlite_pragmas
 
         # an in-memory database lives in one connection (SQLAlchemy's StaticPool takes no
         # sizes); a file's connections are all kept open, as opening one (or closing it) is a
