@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import threading
 from collections.abc import AsyncIterator, Callable, Generator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from datetime import UTC, datetime
@@ -207,49 +208,219 @@ def _move_writer_pragmas(dbapi_conn: Any, record: Any) -> None:
     _sqlite_pragmas(dbapi_conn, record, busy_ms=0)  # Database.write waits, with the loop running
 
 
-class _RunNow:
-    """Stands in for aiosqlite's queue to its worker thread: runs each call at once."""
+WRITER_WAIT_SECONDS = 10.0  # a write waits this long for the process's other writer, then fails
 
-    def put_nowait(self, item: tuple[asyncio.Future[Any] | None, Callable[[], Any]]) -> None:
-        future, function = item
-        try:
-            result = function()
-        except BaseException as e:
-            if future is None:
-                raise
-            future.set_exception(e)
+
+class OneWriter:
+    """One SQLite write transaction at a time in this process, handed over in arrival order.
+
+    SQLite has a single write lock. Calls run inline (SQLiteConnection), so a transaction
+    seldom spans loop iterations; but one that does (a session that awaits something else
+    between its first write and its commit) would send the next writer of this process into
+    SQLite's busy handler, which sleeps on the loop's thread: the holder could not run to
+    its commit, and the waiter would give up with "database is locked". Here writers wait
+    their turn on an asyncio lock instead, with the loop running, so SQLite's lock is only
+    ever contended by other processes (a backup, the sqlite3 shell). A holder is a
+    connection (or the move writer); it keeps its turn until its transaction ends.
+    """
+
+    def __init__(self) -> None:
+        self._lock = asyncio.Lock()
+        self.holder: object | None = None
+
+    async def acquire(self, holder: object) -> None:
+        if self.holder is holder:
+            return
+        if not self._lock.locked():
+            await self._lock.acquire()  # free: taken without a trip through the loop
         else:
-            if future is not None:
-                future.set_result(result)
+            try:
+                async with asyncio.timeout(WRITER_WAIT_SECONDS):
+                    await self._lock.acquire()
+            except TimeoutError:
+                raise sqlite3.OperationalError(
+                    f"database is locked (this process's other writer kept it {WRITER_WAIT_SECONDS:.0f} s)"
+                ) from None
+        self.holder = holder
+
+    def release(self, holder: object) -> None:
+        if self.holder is holder:
+            self.holder = None
+            self._lock.release()
 
 
-class InlineSQLite(aiosqlite.Connection):
-    """aiosqlite's connection, but every call runs right away on the event loop's thread.
+def _reads_only(sql: str) -> bool:
+    # what the sqlite3 module runs without opening a transaction and SQLite without its
+    # write lock; anything else takes the process's write turn first
+    return sql.lstrip()[:6].upper() in ("SELECT", "PRAGMA")
+
+
+class _Cursor:
+    """A cursor for SQLAlchemy's aiosqlite dialect whose calls run at once, on the loop's
+    thread, on the standard library's cursor; statements that may write take the process's
+    write turn first (OneWriter)."""
+
+    def __init__(self, conn: SQLiteConnection) -> None:
+        self._conn = conn
+        self._cursor = conn.sqlite.cursor()
+
+    async def execute(self, sql: str, parameters: Any = ()) -> _Cursor:
+        await self._conn.before(sql)
+        try:
+            self._cursor.execute(sql, parameters)
+        finally:
+            self._conn.after()
+        return self
+
+    async def executemany(self, sql: str, parameters: Any) -> _Cursor:
+        await self._conn.before(sql)
+        try:
+            self._cursor.executemany(sql, parameters)
+        finally:
+            self._conn.after()
+        return self
+
+    async def fetchone(self) -> Any:
+        return self._cursor.fetchone()
+
+    async def fetchmany(self, size: int | None = None) -> Any:
+        return self._cursor.fetchmany(self._cursor.arraysize if size is None else size)
+
+    async def fetchall(self) -> Any:
+        return self._cursor.fetchall()
+
+    async def close(self) -> None:
+        self._cursor.close()
+
+    @property
+    def description(self) -> Any:
+        return self._cursor.description
+
+    @property
+    def rowcount(self) -> int:
+        return self._cursor.rowcount
+
+    @property
+    def lastrowid(self) -> int | None:
+        return self._cursor.lastrowid
+
+    @property
+    def arraysize(self) -> int:
+        return self._cursor.arraysize
+
+    @arraysize.setter
+    def arraysize(self, value: int) -> None:
+        self._cursor.arraysize = value
+
+    def __await__(self) -> Generator[Any, None, _Cursor]:
+        yield from ()
+        return self
+
+    async def __aenter__(self) -> _Cursor:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        self._cursor.close()
+
+
+class SQLiteConnection(aiosqlite.Connection):
+    """An aiosqlite connection, for SQLAlchemy's aiosqlite dialect, whose calls run at once
+    on the event loop's thread.
 
     SQLite calls here take microseconds (a commit with its fsync, about a millisecond), far
     less than a trip to a worker thread and back through a busy loop. And a transaction
     then never spans loop iterations: SQLite has one write lock, and a writer that held it
     while waiting for the loop (aiosqlite's threads) made every other writer queue behind it
-    (docs/benchmarks.md, "Load"). SQLAlchemy's aiosqlite dialect drives it unchanged.
+    (docs/benchmarks.md, "Load"). aiosqlite opens (and finally closes) the connection in its
+    worker thread as usual; the methods the dialect calls to work with it (``cursor``,
+    ``commit``, ``rollback``, ``close``) are overridden to use the ``sqlite3`` connection
+    directly. Only public API of both is used, so no version of either is pinned.
     """
 
-    def __init__(self, connector: Callable[[], sqlite3.Connection]) -> None:
-        super().__init__(connector, iter_chunk_size=64)
-        self._tx = _RunNow()  # type: ignore[assignment]
+    def __init__(self, path: str, writer: OneWriter) -> None:
+        self.sqlite: sqlite3.Connection
+        self.writer = writer
 
-    def __await__(self) -> Generator[Any, None, aiosqlite.Connection]:
-        return self._connect().__await__()  # no worker thread to start
+        def connect() -> sqlite3.Connection:  # in aiosqlite's thread, once
+            self.sqlite = sqlite3.connect(path, check_same_thread=False)
+            return self.sqlite
+
+        super().__init__(connect, iter_chunk_size=64)
+
+    async def before(self, sql: str) -> None:
+        if self.writer.holder is not self and not _reads_only(sql):
+            await self.writer.acquire(self)
+
+    def after(self) -> None:
+        if self.writer.holder is self and not self.sqlite.in_transaction:
+            self.writer.release(self)  # it ran without a transaction, or failed to open one
+
+    def cursor(self) -> Any:  # an awaitable that is also an async context manager
+        return _Cursor(self)
+
+    async def execute(self, sql: str, parameters: Any = None) -> Any:  # type: ignore[override]
+        return await _Cursor(self).execute(sql, () if parameters is None else parameters)
+
+    async def create_function(
+        self, name: str, num_params: int, func: Callable[..., Any], deterministic: bool = False
+    ) -> None:
+        self.sqlite.create_function(name, num_params, func, deterministic=deterministic)
+
+    async def commit(self) -> None:
+        try:
+            self.sqlite.commit()
+        finally:
+            self.after()
+
+    async def rollback(self) -> None:
+        try:
+            self.sqlite.rollback()
+        finally:
+            self.after()
+
+    async def close(self) -> None:
+        self.writer.release(self)
+        self.sqlite.close()  # at once, whatever happens to the wait below
+        await super().close()  # aiosqlite's own close, which ends its thread
+
+    def stop(self) -> asyncio.Future[Any] | None:
+        self.writer.release(self)
+        return super().stop()
 
 
-def make_engine(url: str) -> AsyncEngine:
+def _made_in_a_daemon_thread(make: Callable[[], SQLiteConnection]) -> SQLiteConnection:
+    """``make()``, called in a short-lived daemon thread. A thread is a daemon when the thread
+    that creates it is one, so aiosqlite's worker thread (created with the connection) never
+    keeps the process from exiting, whether or not the engine was disposed."""
+    made: list[SQLiteConnection] = []
+    failed: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            made.append(make())
+        except BaseException as e:
+            failed.append(e)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join()
+    if failed:
+        raise failed[0]
+    return made[0]
+
+
+def make_engine(url: str, writer: OneWriter | None = None) -> AsyncEngine:
     if url.startswith("sqlite"):
         path = make_url(url).database or ":memory:"
+        one_writer = writer or OneWriter()
 
         async def connect() -> aiosqlite.Connection:
-            return await InlineSQLite(lambda: sqlite3.connect(path))  # busy timeout: _sqlite_pragmas
+            return await _made_in_a_daemon_thread(lambda: SQLiteConnection(path, one_writer))  # busy: _sqlite_pragmas
 
-        # an in-memory database lives in one connection (SQLAlchemy's StaticPool takes no sizes)
-        sizes: dict[str, Any] = {} if path == ":memory:" else {"pool_size": 10, "max_overflow": 20}
+        # an in-memory database lives in one connection (SQLAlchemy's StaticPool takes no
+        # sizes); a file's connections are all kept open, as opening one (or closing it) is a
+        # trip to a new aiosqlite thread and back
+        sizes: dict[str, Any] = {} if path == ":memory:" else {"pool_size": 30, "max_overflow": 0}
         engine = create_async_engine(url, async_creator=connect, **sizes)
         event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
         return engine
@@ -264,27 +435,30 @@ WRITE_RETRY_SECONDS = 30.0  # how long a move write waits for SQLite's lock befo
 class Database:
     def __init__(self, url: str) -> None:
         self.url = url
-        self.engine = make_engine(url)
-        self.inline = url.startswith("sqlite")  # the driver never suspends (InlineSQLite)
+        self.sqlite = url.startswith("sqlite")
+        self.writer = OneWriter()
+        self.engine = make_engine(url, self.writer)
         self._maker = async_sessionmaker(self.engine, expire_on_commit=False)
         # SQLite file: moves are written on one plain connection kept open (no pool, no
-        # greenlet, no driver adapter: a batch costs a third of the CPU), inline as well
+        # greenlet, no driver thread: a batch costs a third of the CPU), inline on the loop,
+        # in the process's write turn (OneWriter) like every other write
         self._move_engine: Engine | None = None
         self._move_conn: Connection | None = None
-        path = make_url(url).database if self.inline else None
+        path = make_url(url).database if self.sqlite else None
         if path and path != ":memory:":
             self._move_engine = create_engine(f"sqlite:///{path}", poolclass=NullPool)
             event.listen(self._move_engine, "connect", _move_writer_pragmas)
 
     def sessions(self) -> AbstractAsyncContextManager[AsyncSession]:
         """``async with db.sessions() as s``: a session, closed on the way out."""
-        return self._inline_session() if self.inline else self._maker()
+        return self._inline_session() if self.sqlite else self._maker()
 
     @asynccontextmanager
     async def _inline_session(self) -> AsyncIterator[AsyncSession]:
         # SQLAlchemy closes a session (or connection) left by ``async with`` in a task of its
         # own, shielded from cancellation: three trips through the loop, each a long wait
-        # when the loop is busy. On the inline driver a close never suspends, so nothing can
+        # when the loop is busy. On SQLite a close does its work at once (SQLiteConnection:
+        # a rollback, or a close before aiosqlite's thread is told to end), so nothing can
         # cut it short and it may simply run here.
         s = self._maker()
         try:
@@ -294,7 +468,7 @@ class Database:
 
     @asynccontextmanager
     async def _connection(self) -> AsyncIterator[AsyncConnection]:
-        if not self.inline:
+        if not self.sqlite:
             async with self.engine.connect() as conn:
                 yield conn
             return
@@ -318,11 +492,15 @@ class Database:
         while True:
             try:
                 if self._move_engine is not None:
-                    if self._move_conn is None:
-                        self._move_conn = self._move_engine.connect()
-                    with self._move_conn.begin():
-                        fn(self._move_conn)
-                else:
+                    await self.writer.acquire(self)
+                    try:
+                        if self._move_conn is None:
+                            self._move_conn = self._move_engine.connect()
+                        with self._move_conn.begin():
+                            fn(self._move_conn)
+                    finally:
+                        self.writer.release(self)
+                else:  # on SQLite (in memory) the connection takes the write turn itself
                     async with self._connection() as conn, conn.begin():
                         await conn.run_sync(fn)
                 return

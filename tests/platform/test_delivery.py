@@ -114,7 +114,7 @@ async def test_move_write_waits_for_another_connections_lock_without_blocking_th
 async def test_sqlite_runs_on_the_loop_thread_and_a_session_never_yields_to_the_loop(db_url: str) -> None:
     import threading
 
-    from geniusnight.db import Game
+    from geniusnight.db import Game, Room
 
     db = Database(db_url)
     yielded = 0
@@ -125,6 +125,8 @@ async def test_sqlite_runs_on_the_loop_thread_and_a_session_never_yields_to_the_
             yielded += 1
             await asyncio.sleep(0)
 
+    async with db.sessions() as s:  # aiosqlite opens the pool's connection in its thread
+        await s.execute(text("SELECT 1"))
     counter = asyncio.create_task(count())
     await asyncio.sleep(0)
     try:
@@ -133,7 +135,9 @@ async def test_sqlite_runs_on_the_loop_thread_and_a_session_never_yields_to_the_
         async with db.sessions() as s:
             assert await s.get(Game, 1) is None
             await s.execute(text("SELECT 1"))
-        # no worker thread, and not one trip through the loop: a busy loop cannot delay it
+            s.add(Room(id="r", invite="i", game="count21"))
+            await s.commit()
+        # not one trip through the loop (or a worker thread): a busy loop cannot delay it
         assert yielded == before and threading.active_count() == threads
     finally:
         counter.cancel()

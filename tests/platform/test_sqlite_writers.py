@@ -1,0 +1,123 @@
+"""SQLite's one write lock, shared by the requests' sessions and the move writer of a process.
+
+What the server relies on: a write transaction of this process never waits for another one
+in SQLite's busy handler (which would sleep on the loop's thread and end in "database is
+locked"); they take turns on the loop instead (``db.OneWriter``), even when a transaction
+spans loop iterations, and a game start commits promptly while moves stream in.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import func, insert, select
+
+from geniusnight.db import Database, Game, GameSeat, Member, Move, Room
+
+
+async def test_many_write_transactions_spanning_loop_iterations_never_meet_a_locked_database(db_url: str) -> None:
+    db = Database(db_url)
+    now = datetime.now(UTC)
+    async with db.sessions() as s:
+        s.add(Room(id="moves", invite="moves", game="count21"))
+        await s.flush()
+        s.add(Game(id=1, room_id="moves", engine="count21", seed=1, players=2))
+        await s.commit()
+
+    streaming = True
+    moves_written = 0
+
+    async def stream_moves() -> None:  # the move writer, as GroupCommit drives it
+        nonlocal moves_written
+        seq = 0
+        while streaming:
+            seq += 1
+            row = {"game_id": 1, "seq": seq, "seat": 0, "action": {"n": 1}, "ref": None, "created_at": now}
+            await db.write(lambda c, row=row: c.execute(insert(Move), [row]))
+            moves_written += 1
+            await asyncio.sleep(0)
+
+    async def open_room(i: int) -> None:  # a request: its transaction awaits in the middle
+        async with db.sessions() as s:
+            s.add(Room(id=f"r{i}", invite=f"i{i}", game="count21"))
+            await s.flush()  # SQLite's write lock is taken here...
+            await asyncio.sleep(0.002)  # ...and held across loop iterations
+            s.add(Member(room_id=f"r{i}", name=f"m{i}", seat=0))
+            await s.commit()
+
+    async def start_game() -> float:  # a rematch: a game and its seats, while moves stream in
+        loop = asyncio.get_running_loop()
+        began = loop.time()
+        async with db.sessions() as s:
+            s.add(Game(id=2, room_id="moves", engine="count21", seed=2, players=2))
+            await s.flush()
+            await asyncio.sleep(0.002)
+            s.add_all([GameSeat(game_id=2, seat=seat) for seat in (0, 1)])
+            await s.commit()
+        return loop.time() - began
+
+    writer = asyncio.create_task(stream_moves())
+    try:
+        await asyncio.sleep(0.05)
+        results = await asyncio.gather(*(open_room(i) for i in range(60)), start_game(), return_exceptions=True)
+        await asyncio.sleep(0.05)
+    finally:
+        streaming = False
+        await writer
+    errors = [r for r in results if isinstance(r, BaseException)]
+    assert errors == []
+    took = results[-1]
+    assert isinstance(took, float) and took < 2.0
+    async with db.sessions() as s:
+        count: Any = await s.scalar(select(func.count()).select_from(Member))
+        seats: Any = await s.scalar(select(func.count()).select_from(GameSeat))
+        moves: Any = await s.scalar(select(func.count()).select_from(Move))
+    assert (count, seats, moves) == (60, 2, moves_written) and moves_written > 10
+    await db.dispose()
+
+
+async def test_a_failed_write_gives_the_turn_back(db_url: str) -> None:
+    from sqlalchemy.exc import IntegrityError
+
+    db = Database(db_url)
+    async with db.sessions() as s:
+        s.add(Room(id="r", invite="i", game="count21"))
+        await s.commit()
+    async with db.sessions() as s:
+        s.add(Room(id="r", invite="other", game="count21"))  # the same id: refused
+        try:
+            await s.commit()
+        except IntegrityError:
+            pass
+        else:
+            raise AssertionError("a duplicate room id was accepted")
+    assert db.writer.holder is None
+    async with db.sessions() as s:  # the next writer is not kept waiting
+        s.add(Room(id="r2", invite="i2", game="count21"))
+        await asyncio.wait_for(s.commit(), 1)
+    await db.dispose()
+
+
+async def test_the_connections_threads_never_keep_the_process_alive(db_url: str) -> None:
+    before = set(threading.enumerate())
+    threads = len(before)
+    db = Database(db_url)
+
+    async def read() -> None:
+        async with db.sessions() as s:
+            await s.execute(select(Room.id))
+            await asyncio.sleep(0.01)
+
+    await asyncio.gather(*(read() for _ in range(5)))
+    new = set(threading.enumerate()) - before
+    assert new  # aiosqlite opened each connection in a thread of its own...
+    assert all(t.daemon for t in new)  # ...which does not hold up the exit of a process
+    await db.dispose()
+    for _ in range(100):
+        if threading.active_count() == threads:
+            break
+        await asyncio.sleep(0.01)
+    assert threading.active_count() == threads  # none left to keep the process from exiting
