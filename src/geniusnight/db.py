@@ -15,6 +15,7 @@ import threading
 from collections.abc import AsyncIterator, Callable, Generator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from datetime import UTC, datetime
+from enum import StrEnum
 from typing import Any
 
 import aiosqlite
@@ -23,6 +24,7 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     DateTime,
+    Enum,
     ForeignKey,
     Index,
     Integer,
@@ -54,6 +56,16 @@ class Base(DeclarativeBase):
     type_annotation_map = {dict[str, Any]: JSON, list[Any]: JSON, datetime: DateTime(timezone=True)}
 
 
+class RoomStatus(StrEnum):
+    """Where a room stands. Read from the database as these values (never a bare string), so a
+    status no one knows cannot get past the storage layer."""
+
+    LOBBY = "lobby"  # seats fill, the host sets the options
+    PLAYING = "playing"  # its current game runs
+    FINISHED = "finished"  # its current game is over; the host may start a rematch
+    CLOSED = "closed"  # an admin closed it: nobody joins or plays any more
+
+
 class Room(Base):
     __tablename__ = "rooms"
 
@@ -63,7 +75,10 @@ class Room(Base):
     options: Mapped[dict[str, Any]] = mapped_column(default=dict)
     # phase name -> seconds; the system's timeout action runs when one passes
     time_limits: Mapped[dict[str, Any]] = mapped_column(default=dict)
-    status: Mapped[str] = mapped_column(String(16), default="lobby")  # lobby|playing|finished|closed
+    status: Mapped[RoomStatus] = mapped_column(
+        Enum(RoomStatus, native_enum=False, length=16, values_callable=lambda e: [s.value for s in e]),
+        default=RoomStatus.LOBBY,
+    )
     host_member_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
     current_game_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)

@@ -313,3 +313,26 @@ async def test_host_loads_a_free_form_option_from_a_file(client: httpx.AsyncClie
     assert r.status_code == 422 and r.json()["code"] == "bad_file"
     r = await client.post(f"/api/rooms/{rid}/options/target/file", files={"file": ("t.json", b"5")}, headers=auth)
     assert r.status_code == 422 and r.json()["code"] == "bad_option"
+
+
+async def test_a_rooms_status_is_stored_as_its_plain_name_and_read_back_as_a_room_status(
+    client: httpx.AsyncClient, db_url: str
+) -> None:
+    from sqlalchemy import select
+    from sqlalchemy.orm import Session
+
+    from geniusnight.db import Room, RoomStatus
+
+    room = await create(client)
+    bot = await client.post(f"/api/rooms/{room['room_id']}/bots", headers=bearer(room["token"]))
+    assert bot.status_code == 200, bot.text
+    assert (await client.get(f"/api/rooms/{room['room_id']}")).json()["status"] == "lobby"
+    start = await client.post(f"/api/rooms/{room['room_id']}/start", headers=bearer(room["token"]))
+    assert start.status_code == 200, start.text
+    assert (await client.get(f"/api/rooms/{room['room_id']}")).json()["status"] == "playing"
+    engine = create_engine(db_url.replace("+aiosqlite", ""))
+    with engine.connect() as conn:  # the column holds the plain name, as every migration wrote it
+        assert conn.execute(text("select status from rooms")).scalar_one() == "playing"
+    with Session(engine) as s:
+        status = s.scalars(select(Room.status)).one()
+    assert status is RoomStatus.PLAYING

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, Counter, Gauge, Histogram, generate_latest
 from sqlalchemy import func, select
 
-from ..db import Room
+from ..db import Room, RoomStatus
 from ..engines import ENGINES
 
 if TYPE_CHECKING:
@@ -22,7 +22,6 @@ if TYPE_CHECKING:
 
 __all__ = ["CONTENT_TYPE_LATEST", "render"]
 
-ROOM_STATUSES = ("lobby", "playing", "finished", "closed")
 # seconds: a move is a millisecond or two on an idle server, tens under load
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
 
@@ -73,7 +72,7 @@ async def render(services: Services) -> bytes:
         LIVE_GAMES.labels(game_id).set(count)
     async with services.db.sessions() as s:
         rows = (await s.execute(select(Room.status, func.count()).group_by(Room.status))).all()
-    counts = dict.fromkeys(ROOM_STATUSES, 0) | {status: n for status, n in rows}
+    counts = dict.fromkeys(RoomStatus, 0) | {status: n for status, n in rows}
     for status, n in counts.items():
-        ROOMS.labels(status).set(n)
+        ROOMS.labels(status.value).set(n)
     return generate_latest(REGISTRY)

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import delete, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from ...db import Game, Member, RefusedAction, Room
+from ...db import Game, Member, RefusedAction, Room, RoomStatus
 from ...engines import ENGINES
 from ..errors import ApiError
 from ..replay.logs import game_summary, iso, player, seat_filter, type_of
@@ -19,11 +19,9 @@ from ..rooms.service import seat_entries
 if TYPE_CHECKING:
     from ..services import Services
 
-STATUSES = ("lobby", "playing", "finished", "closed")
-
 
 def _seat_names(room: Room, game: Game | None, seated: list[Member]) -> list[dict[str, Any]]:
-    if game is not None and room.status != "lobby":
+    if game is not None and room.status != RoomStatus.LOBBY:
         return seat_entries(game)
     return [{"seat": m.seat, "name": m.name, "bot": m.bot, "member_id": m.id} for m in seated]
 
@@ -46,7 +44,7 @@ class AdminService:
         ``q`` a room id or player name (substring)."""
         stmt = select(Room)
         if status is not None:
-            stmt = stmt.where(Room.status == ("playing" if status == "live" else status))
+            stmt = stmt.where(Room.status == (RoomStatus.PLAYING if status == "live" else RoomStatus(status)))
         if game:
             stmt = stmt.where(Room.game == game)
         if q and q.strip():
@@ -149,8 +147,8 @@ class AdminService:
         services = self.services
         async with services.db.sessions() as session:
             room = await _room_or_404(session, room_id)
-            already = room.status == "closed"
-            room.status = "closed"
+            already = room.status == RoomStatus.CLOSED
+            room.status = RoomStatus.CLOSED
             room.updated_at = datetime.now(UTC)
             await session.commit()
         services.games.close_room(room_id)  # bots and clocks stop here at once
@@ -217,7 +215,7 @@ async def purge_old_rooms(session: AsyncSession, days: int, now: datetime | None
     and chat (docs/admin.md, "Retention": export what you want to keep before then)."""
     cutoff = (now or datetime.now(UTC)) - timedelta(days=days)
     result = await session.execute(
-        delete(Room).where(Room.status.in_(("finished", "closed")), Room.updated_at < cutoff)
+        delete(Room).where(Room.status.in_((RoomStatus.FINISHED, RoomStatus.CLOSED)), Room.updated_at < cutoff)
     )
     await session.commit()
     return int(getattr(result, "rowcount", 0) or 0)

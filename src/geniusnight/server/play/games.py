@@ -26,7 +26,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.sql.dml import Update
 
 from ...clock import Clock, SystemClock
-from ...db import Database, Game, GameSeat, Move, RefusedAction, Room
+from ...db import Database, Game, GameSeat, Move, RefusedAction, Room, RoomStatus
 from ...engines import Engine, IllegalAction, get_engine
 from ...logs import fields
 from .. import metrics
@@ -281,7 +281,7 @@ class GameService:
             if game is None:
                 raise KeyError(f"no game {game_id}")
             room = await s.get(Room, game.room_id)
-            closed = room is not None and room.status == "closed"
+            closed = room is not None and room.status == RoomStatus.CLOSED
             live = self._live_from(game, await _holders(s, game_id), closed=closed)
         await self._replay_new_moves(live)
         return live
@@ -676,7 +676,7 @@ INSERT_MOVES = insert(MOVES)
 FINISH_ROOM = (
     update(ROOMS)
     .where(ROOMS.c.id == bindparam("b_room"), ROOMS.c.current_game_id == bindparam("b_game"))
-    .values(status="finished", updated_at=bindparam("b_now"))
+    .values(status=RoomStatus.FINISHED, updated_at=bindparam("b_now"))
 )
 _GAME_UPDATES: dict[tuple[str, ...], Update] = {}
 

@@ -23,7 +23,7 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from ...db import ChatMessage, Game, GameSeat, Member, Room
+from ...db import ChatMessage, Game, GameSeat, Member, Room, RoomStatus
 from ...engines import ENGINES, Engine, IllegalAction, get_engine
 from ..edge import FORBIDDEN_TEXT, BadInput, check_value
 from ..errors import ApiError
@@ -106,7 +106,7 @@ class RoomService:
 
     async def room(self, room_id: str) -> Room:
         room = await self.s.get(Room, room_id)
-        if room is None or room.status == "closed":
+        if room is None or room.status == RoomStatus.CLOSED:
             raise ApiError(404, "no_room", "There is no such room (or it was closed).")
         return room
 
@@ -124,7 +124,7 @@ class RoomService:
         """The member's seat now: in the room's current game once one started, else in the lobby."""
         if member.kicked:
             return None
-        if room.status == "lobby" or room.current_game_id is None:
+        if room.status == RoomStatus.LOBBY or room.current_game_id is None:
             return member.seat
         return await self.s.scalar(
             select(GameSeat.seat).where(GameSeat.game_id == room.current_game_id, GameSeat.member_id == member.id)
@@ -149,7 +149,7 @@ class RoomService:
                 )
             ).scalars()
         )
-        if room.status == "lobby" or room.current_game_id is None:
+        if room.status == RoomStatus.LOBBY or room.current_game_id is None:
             seats: dict[int, int | None] = {m.id: m.seat for m in people}
         else:
             rows = await self.s.execute(
@@ -169,7 +169,7 @@ class RoomService:
 
     async def holder(self, room: Room, seat: int) -> Member | None:
         """The member who holds ``seat``: of the current game once one started, else of the lobby."""
-        if room.status == "lobby" or room.current_game_id is None:
+        if room.status == RoomStatus.LOBBY or room.current_game_id is None:
             stmt = select(Member).where(Member.room_id == room.id, Member.seat == seat)
         else:
             stmt = (
@@ -228,7 +228,7 @@ class RoomService:
         )
         game = await self.s.get(Game, room.current_game_id) if room.current_game_id else None
         games = list((await self.s.execute(select(Game.id).where(Game.room_id == room.id).order_by(Game.id))).scalars())
-        if game is not None and room.status != "lobby":
+        if game is not None and room.status != RoomStatus.LOBBY:
             # once the game runs, its seat list is the truth (kicked players became bots, a
             # bot stands in for those away)
             seats = [
@@ -289,7 +289,7 @@ class RoomService:
             "status": room.status,
             "players": [m.name for m in seated],
             "max_players": hi,
-            "open_seat": room.status == "lobby" and len(seated) < hi,
+            "open_seat": room.status == RoomStatus.LOBBY and len(seated) < hi,
         }
 
     # --- creating and joining --------------------------------------------------------------
@@ -313,7 +313,7 @@ class RoomService:
             game=game,
             options=opts,
             time_limits=limits,
-            status="lobby",
+            status=RoomStatus.LOBBY,
         )
         self.s.add(room)
         await self.s.flush()
@@ -326,7 +326,7 @@ class RoomService:
 
     async def room_by_invite(self, invite: str) -> Room:
         room = (await self.s.execute(select(Room).where(Room.invite == invite))).scalar_one_or_none()
-        if room is None or room.status == "closed":
+        if room is None or room.status == RoomStatus.CLOSED:
             raise ApiError(404, "bad_invite", "This invite link is not valid (or the room was closed).")
         return room
 
@@ -347,7 +347,7 @@ class RoomService:
                 raise ApiError(409, "room_crowded", f"This room already holds {self.max_members} people.")
             seated = await self.seated(room.id)
             _, hi = get_engine(room.game).player_range(room.options)
-            seat = len(seated) if room.status == "lobby" and len(seated) < hi else None
+            seat = len(seated) if room.status == RoomStatus.LOBBY and len(seated) < hi else None
             new_token, token_hash = self._new_token()
             member = Member(room_id=room.id, name=name, token_hash=token_hash, seat=seat)
             self.s.add(member)
@@ -367,12 +367,12 @@ class RoomService:
         return member
 
     def require_lobby(self, room: Room) -> None:
-        if room.status != "lobby":
+        if room.status != RoomStatus.LOBBY:
             raise ApiError(409, "not_in_lobby", "That can only be changed in the lobby.")
 
     async def update(self, room: Room, options: Any = None, time_limits: Any = None) -> None:
         # after a game the host may change options for the rematch
-        if room.status != "finished":
+        if room.status != RoomStatus.FINISHED:
             self.require_lobby(room)
         engine = get_engine(room.game)
         if options is not None:
@@ -474,7 +474,7 @@ class RoomService:
         target.away_by = None
         await self.s.flush()
         await self._renumber([m for m in await self.seated(room.id)])
-        if room.status == "playing" and room.current_game_id is not None and seat is not None:
+        if room.status == RoomStatus.PLAYING and room.current_game_id is not None and seat is not None:
             game = await self.s.get(Game, room.current_game_id)
             if game is not None and game.finished_at is None:
                 await self._bot_takes_over(game, seat)
@@ -512,7 +512,7 @@ class RoomService:
         member keeps their membership, their token and the seat. Not committed."""
         if member.bot is not None:
             raise ApiError(409, "is_bot", "A bot plays that seat already.")
-        if room.status == "lobby" or room.current_game_id is None:
+        if room.status == RoomStatus.LOBBY or room.current_game_id is None:
             raise ApiError(409, "not_playing", "A bot can stand in once a game has started.")
         seat = await self.seat_of(room, member)
         if seat is None:
@@ -556,7 +556,7 @@ class RoomService:
         return await self._new_game(room)
 
     async def rematch(self, room: Room) -> Game:
-        if room.status != "finished":
+        if room.status != RoomStatus.FINISHED:
             raise ApiError(409, "not_finished", "A rematch starts once the game is over.")
         return await self._new_game(room)
 
@@ -587,7 +587,7 @@ class RoomService:
         self.s.add_all(GameSeat(game_id=game.id, seat=m.seat, member_id=m.id) for m in seated)
         await self.s.flush()
         room.current_game_id = game.id
-        room.status = "playing"
+        room.status = RoomStatus.PLAYING
         room.updated_at = datetime.now(UTC)
         return game
 
