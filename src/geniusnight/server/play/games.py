@@ -149,16 +149,23 @@ class LiveGame:
         for step in steps:
             text = step.frames.get(seat)
             if text is None:
-                frame = {
-                    "type": "patch",
-                    "game_id": self.id,
-                    "seq": step.seq,
-                    "base": step.base,
-                    "deadline": deadline,
-                    "seat": seat,
-                    "ops": step.shared + step.own.get(seat, []),
-                }
-                text = step.frames[seat] = _dumps(frame)
+                # the frame {"type": "patch", ..., "seat": seat, "ops": shared + own}, with the
+                # shared operations encoded once per step for every seat (step.shared_text)
+                head = _dumps(
+                    {
+                        "type": "patch",
+                        "game_id": self.id,
+                        "seq": step.seq,
+                        "base": step.base,
+                        "deadline": deadline,
+                        "seat": seat,
+                    }
+                )
+                if step.shared_text is None:
+                    step.shared_text = _dumps(step.shared)[1:-1]
+                own = step.own.get(seat)
+                ops = ",".join(part for part in (step.shared_text, _dumps(own)[1:-1] if own else "") if part)
+                text = step.frames[seat] = f'{head[:-1]},"ops":[{ops}]}}'
             texts.append(text)
         return texts
 

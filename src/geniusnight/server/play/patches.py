@@ -211,6 +211,7 @@ class Step:
     shared: list[Op]
     own: dict[int | None, list[Op]]
     frames: dict[int | None, str] = field(default_factory=dict)
+    shared_text: str | None = None  # ``shared`` encoded, without its brackets (once per step)
 
 
 class History:
