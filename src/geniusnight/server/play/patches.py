@@ -243,7 +243,10 @@ class History:
     def chain(self, base: int) -> list[Step] | None:
         if base == self.seq:
             return []
-        for i, step in enumerate(self.steps):
-            if step.base == base:
-                return list(self.steps)[i:]
+        # from the newest step back: a client one move behind (every client, every move)
+        # finds its step first
+        steps = self.steps
+        for i in range(len(steps) - 1, -1, -1):
+            if steps[i].base == base:
+                return [steps[j] for j in range(i, len(steps))]
         return None
