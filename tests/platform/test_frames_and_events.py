@@ -16,6 +16,7 @@ from geniusnight.server.play.events import (
     KickedEvent,
     RoomEvent,
     SeatsEvent,
+    StartedEvent,
     StateEvent,
     decode,
     encode,
@@ -31,6 +32,7 @@ EVENTS = [
     HostEvent("r", None, "Nobody is left."),
     SeatsEvent("r", None),
     SeatsEvent("r", 4),
+    StartedEvent("r", 9),
     KickedEvent("r", 5, "You left the room."),
     ClosedEvent("r", "Closed."),
 ]

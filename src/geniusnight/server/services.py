@@ -18,7 +18,16 @@ from ..settings import Settings
 from .admin.service import AdminService, purge_old_refused, purge_old_rooms
 from .limits import SocketCount, WindowLimit
 from .play.driver import Driver
-from .play.events import ChatEvent, ClosedEvent, HostEvent, KickedEvent, RoomEvent, SeatsEvent, StateEvent
+from .play.events import (
+    ChatEvent,
+    ClosedEvent,
+    HostEvent,
+    KickedEvent,
+    RoomEvent,
+    SeatsEvent,
+    StartedEvent,
+    StateEvent,
+)
 from .play.games import CacheLimits, GameService, LiveGame
 from .play.realtime import RECONNECT_FRAME, Bus, Hub, RedisBus
 from .replay.logs import GameLogs
@@ -85,6 +94,11 @@ class Services:
         await self.publish_seats(room_id, None)
         await self.bus.publish(HostEvent(room_id, member_id, message))
         await self.publish_room(room_id)
+
+    async def publish_started(self, live: LiveGame) -> None:
+        """A game began: each socket of the room learns its seat in it, the room and the first
+        state, from one event."""
+        await self.bus.publish(StartedEvent(live.room_id, live.id))
 
     async def publish_room(self, room_id: str) -> None:
         """The room changed (or who is online in it): every socket gets its snapshot."""

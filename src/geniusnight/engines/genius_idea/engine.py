@@ -11,7 +11,7 @@ from typing import Any
 
 from ..base import BotSpec, GameInfo, IllegalAction, OptionSpec, Rng, check, option_bool, option_seat, require_type
 from . import bots, rules, view
-from .rules import HINTS, State, is_int, jcopy
+from .rules import HINTS, State, is_int, jcopy, next_state
 from .similarity import builtin_words
 
 OPTION_NAMES = ("mode", "words", "shuffle", "first_riddler")
@@ -222,7 +222,7 @@ class GeniusIdeaEngine:
         else:
             check(is_int(seat) and 0 <= seat < state["players"], "not_your_turn", f"There is no seat {seat!r}.")
             check(kind != "timeout", "system_only", "Only the system can time out a phase.")
-        new = jcopy(state)
+        new = next_state(state)
         if kind == "timeout":
             self._timeout(new)
             return new

@@ -1,7 +1,7 @@
 """Genius Idea rules on a plain JSON state (docs/rules/genius-idea.md).
 
 The state is a dict of JSON values only, so ``dump``/``load`` are copies and ``apply`` works
-on a deep copy (the given state is never changed). Keys:
+on a copy (``next_state``; the given state is never changed). Keys:
 
 - ``players``, ``mode`` (``competitive``/``coop``), ``shuffle``, ``first_riddler``,
   ``rounds_total``, ``rng`` (the PRNG state; never in a view)
@@ -31,6 +31,23 @@ def jcopy(value: Any) -> Any:
     """A deep copy of plain JSON data (dicts, lists, str, int, bool, None); far faster than
     ``copy.deepcopy``, which matters because every ``apply`` copies the whole state."""
     return marshal.loads(marshal.dumps(value))
+
+
+# lists of numbers or card names: a move replaces or adds items, never changes one in place
+FLAT_LISTS = frozenset({"supply", "discards", "preparing", "ready", "scores", "winners"})
+
+
+def next_state(state: State) -> State:
+    """The copy of ``state`` a move works on (the given state is never changed): the lists of
+    plain items and ``history`` are copied one level deep (a finished round's entry is never
+    changed once written, so states share them), every other list or dict deeply."""
+    new = dict(state)
+    for key, value in state.items():
+        if key in FLAT_LISTS or key == "history":
+            new[key] = None if value is None else list(value)
+        elif isinstance(value, list | dict):
+            new[key] = jcopy(value)
+    return new
 
 
 HAND_SIZE = 10

@@ -56,6 +56,18 @@ class SeatsEvent:
 
 
 @dataclass(frozen=True, slots=True)
+class StartedEvent:
+    """``game`` began in the room (a start or a rematch): each socket learns its member's seat
+    in it, the room's snapshot and the first state, in that order, from this one event (a
+    start changes only who holds which seat: the host role and stand-ins have their own
+    events)."""
+
+    kind: ClassVar[str] = "started"
+    room: str
+    game: int
+
+
+@dataclass(frozen=True, slots=True)
 class KickedEvent:
     """``member`` left the room: their sockets are told and closed."""
 
@@ -74,7 +86,7 @@ class ClosedEvent:
     message: str
 
 
-Event = StateEvent | RoomEvent | ChatEvent | HostEvent | SeatsEvent | KickedEvent | ClosedEvent
+Event = StateEvent | RoomEvent | ChatEvent | HostEvent | SeatsEvent | StartedEvent | KickedEvent | ClosedEvent
 
 
 class BadEvent(ValueError):
@@ -125,6 +137,8 @@ def decode(data: Any) -> Event:
         return HostEvent(room, _int(data.get("member"), optional=True), _str(data.get("message")))
     if kind == "seats":
         return SeatsEvent(room, _int(data.get("game"), optional=True))
+    if kind == "started":
+        return StartedEvent(room, _int(data.get("game")))
     if kind == "kicked":
         return KickedEvent(room, _int(data.get("member")), _str(data.get("message", "")))
     if kind == "closed":

@@ -149,18 +149,41 @@ class LiveGame:
         for step in steps:
             text = step.frames.get(seat)
             if text is None:
-                frame = {
-                    "type": "patch",
-                    "game_id": self.id,
-                    "seq": step.seq,
-                    "base": step.base,
-                    "deadline": deadline,
-                    "seat": seat,
-                    "ops": step.shared + step.own.get(seat, []),
-                }
-                text = step.frames[seat] = _dumps(frame)
+                # the frame {"type": "patch", ..., "seat": seat, "ops": shared + own}, with the
+                # shared operations encoded once per step for every seat (step.shared_text)
+                head = _dumps(
+                    {
+                        "type": "patch",
+                        "game_id": self.id,
+                        "seq": step.seq,
+                        "base": step.base,
+                        "deadline": deadline,
+                        "seat": seat,
+                    }
+                )
+                if step.shared_text is None:
+                    step.shared_text = _dumps(step.shared)[1:-1]
+                own = step.own.get(seat)
+                ops = ",".join(part for part in (step.shared_text, _dumps(own)[1:-1] if own else "") if part)
+                text = step.frames[seat] = f'{head[:-1]},"ops":[{ops}]}}'
             texts.append(text)
         return texts
+
+
+_MOVE_METRICS: dict[str, tuple[Any, Any, Any]] = {}
+
+
+def _move_metrics(game: str) -> tuple[Any, Any, Any]:
+    """The accepted-moves counter and the commit and fan-out histograms of ``game`` (looked up
+    by label once per game, not on every move)."""
+    found = _MOVE_METRICS.get(game)
+    if found is None:
+        found = _MOVE_METRICS[game] = (
+            metrics.MOVES_ACCEPTED.labels(game),
+            metrics.MOVE_COMMIT_SECONDS.labels(game),
+            metrics.MOVE_FANOUT_SECONDS.labels(game),
+        )
+    return found
 
 
 def _dumps(value: Any) -> str:
@@ -470,18 +493,19 @@ class GameService:
         finally:
             live.submitting -= 1
         if outcome.ok and not outcome.duplicate:
-            game = live.engine.info.id
-            metrics.MOVES_ACCEPTED.labels(game).inc()
-            metrics.MOVE_COMMIT_SECONDS.labels(game).observe(time.perf_counter() - received)
+            accepted, commit_seconds, fanout_seconds = _move_metrics(live.engine.info.id)
+            accepted.inc()
+            commit_seconds.observe(time.perf_counter() - received)
             for hook in self.on_commit:
                 try:
                     await hook(live)
                 except Exception:  # a fan-out failure must not undo a committed move
                     log.exception("on_commit hook failed", extra=fields(live.room_id, live.id, live.seq))
-            metrics.MOVE_FANOUT_SECONDS.labels(game).observe(time.perf_counter() - received)
-            where = fields(live.room_id, live.id, outcome.seq, seat)
-            log.debug("move committed", extra=where)
+            fanout_seconds.observe(time.perf_counter() - received)
+            if log.isEnabledFor(logging.DEBUG):
+                log.debug("move committed", extra=fields(live.room_id, live.id, outcome.seq, seat))
             if live.over:
+                where = fields(live.room_id, live.id, outcome.seq, seat)
                 log.info("game over: %s", live.engine.outcome(live.state), extra=where)
         return outcome
 

@@ -211,6 +211,7 @@ class Step:
     shared: list[Op]
     own: dict[int | None, list[Op]]
     frames: dict[int | None, str] = field(default_factory=dict)
+    shared_text: str | None = None  # ``shared`` encoded, without its brackets (once per step)
 
 
 class History:
@@ -242,7 +243,10 @@ class History:
     def chain(self, base: int) -> list[Step] | None:
         if base == self.seq:
             return []
-        for i, step in enumerate(self.steps):
-            if step.base == base:
-                return list(self.steps)[i:]
+        # from the newest step back: a client one move behind (every client, every move)
+        # finds its step first
+        steps = self.steps
+        for i in range(len(steps) - 1, -1, -1):
+            if steps[i].base == base:
+                return [steps[j] for j in range(i, len(steps))]
         return None

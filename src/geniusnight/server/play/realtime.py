@@ -33,6 +33,7 @@ from .events import (
     KickedEvent,
     RoomEvent,
     SeatsEvent,
+    StartedEvent,
     StateEvent,
     decode,
     encode,
@@ -271,10 +272,7 @@ class Hub:
             case StateEvent(game=game, seq=seq, moves=moves):
                 self.fan_out_state(await self.games.apply_published(game, seq, moves))
             case RoomEvent():
-                if self.room_snapshot is not None:
-                    snap = await self.room_snapshot(room_id)
-                    if snap is not None:
-                        self.fan_out(room_id, {"type": "room", "room": snap})
+                await self._send_room(room_id)
             case ChatEvent(chat=chat):
                 self.fan_out(room_id, {"type": "chat", **chat})
             case HostEvent(member=member, message=message):
@@ -282,6 +280,12 @@ class Hub:
             case SeatsEvent():
                 if self.identities is not None:
                     await self._tell_identities(room_id)
+            case StartedEvent(game=game):
+                # the seats, the room, the first state: the frames three events used to send
+                live = await self.games.get(game)
+                self._tell_seats(room_id, live)
+                await self._send_room(room_id)
+                self.fan_out_state(live)
             case KickedEvent(member=member, message=message):
                 for conn in list(self.rooms.get(room_id, ())):
                     if conn.member_id == member:
@@ -291,6 +295,31 @@ class Hub:
                 for conn in list(self.rooms.get(room_id, ())):
                     conn.send_json({"type": "closed", "message": message})
                     conn.finish()
+
+    async def _send_room(self, room_id: str) -> None:
+        if self.room_snapshot is not None:
+            snap = await self.room_snapshot(room_id)
+            if snap is not None:
+                self.fan_out(room_id, {"type": "room", "room": snap})
+
+    def _tell_seats(self, room_id: str, live: LiveGame) -> None:
+        """A game began: each connection is told its member's seat in it, if that is not the
+        seat it was last told (the game's holders are the database's game seats; the name,
+        host role and stand-in are as last told, since a start changes none of them)."""
+        for conn in list(self.rooms.get(room_id, ())):
+            if conn.member_id is None:
+                continue
+            seat = live.seat_of(conn.member_id)
+            if seat != conn.seat:
+                conn.seat = seat
+                you = {
+                    "member_id": conn.member_id,
+                    "name": conn.name,
+                    "seat": seat,
+                    "host": conn.host,
+                    "away": conn.away,
+                }
+                conn.send_json({"type": "you", "you": you})
 
     async def _tell_identities(self, room_id: str) -> None:
         """Seats or the host changed: each connection is told who its member is now."""
@@ -363,7 +392,7 @@ class RedisBus(Bus):
         self._deliveries: set[asyncio.Task[None]] = set()  # state events being delivered
 
     async def publish(self, event: Event) -> None:
-        if isinstance(event, RoomEvent):
+        if isinstance(event, RoomEvent | StartedEvent):
             await self._presence(event.room)
         await self.hub.handle(event)
         try:
@@ -465,7 +494,7 @@ class RedisBus(Bus):
 
     async def _deliver(self, event: Event) -> None:
         try:
-            if isinstance(event, RoomEvent) and event.room in self.hub.rooms:
+            if isinstance(event, RoomEvent | StartedEvent) and event.room in self.hub.rooms:
                 await self._read_presence(event.room)
             await self.hub.handle(event)
         except Exception:

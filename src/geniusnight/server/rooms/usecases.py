@@ -312,9 +312,7 @@ class RoomUseCases:
             await svc.s.commit()
             live = services.games.adopt(game)
         await services.games.start_clock(live)
-        await services.publish_seats(room_id, None)  # each connection learns its seat in the new game
-        await services.publish_room(room_id)
-        await services.publish_state(live)
+        await services.publish_started(live)  # each connection: its seat, the room, the first state
         services.driver.schedule(live)
         return live
 
