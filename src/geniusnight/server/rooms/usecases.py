@@ -10,7 +10,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ...db import Game, Member, Room
+from ...db import Game, Member, Room, RoomStatus
 from ..errors import ApiError
 from ..play.games import LiveGame
 from .service import RoomService, chat_json
@@ -366,7 +366,7 @@ class RoomUseCases:
         which seat now, and the member's own sockets are told and closed."""
         services = self.services
         await services.publish_seats(room.id, room.current_game_id)
-        if room.current_game_id is not None and room.status == "playing":
+        if room.current_game_id is not None and room.status == RoomStatus.PLAYING:
             services.driver.schedule(await services.games.get(room.current_game_id))
         await services.publish_kicked(room.id, member_id, message)
         await services.publish_room(room.id)
