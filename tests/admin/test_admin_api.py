@@ -268,6 +268,24 @@ async def test_admin_game_log_lists_refused_actions_with_codes(app: Any, client:
     assert refused[0]["player"] == "Grace" and refused[0]["message"] and refused[0]["action"]["n"] == 1
 
 
+async def test_admin_game_log_filters_moves_and_refused_actions_alike_by_seat_and_type(
+    app: Any, client: httpx.AsyncClient
+) -> None:
+    g = await finished(app)
+    assert not (await move(app, g["game_id"], 0, {"type": "add", "n": 9})).ok  # over: game_over
+    url = f"/api/admin/games/{g['game_id']}/log"
+    log = (await client.get(url, params={"seat": "1"}, headers=bearer(ADMIN))).json()
+    assert log["moves"] and all(m["seat"] == 1 for m in log["moves"])
+    assert [(r["seat"], r["code"]) for r in log["refused"]] == [(1, "not_your_turn")]
+    log = (await client.get(url, params={"seat": "system"}, headers=bearer(ADMIN))).json()
+    assert log["moves"] == [] and log["refused"] == []
+    log = (await client.get(url, params={"type": "pass"}, headers=bearer(ADMIN))).json()
+    assert log["moves"] == [] and log["refused"] == []
+    log = (await client.get(url, params={"type": "add"}, headers=bearer(ADMIN))).json()
+    assert len(log["moves"]) == g["last_seq"] and len(log["refused"]) == 2
+    assert (await client.get(url, params={"seat": "x"}, headers=bearer(ADMIN))).status_code == 422
+
+
 async def test_admin_game_log_hides_refused_actions_older_than_the_keep_days_without_deleting(
     app: Any, client: httpx.AsyncClient
 ) -> None:

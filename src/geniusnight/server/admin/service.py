@@ -13,7 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from ...db import Game, Member, RefusedAction, Room, RoomStatus
 from ...engines import ENGINES
 from ..errors import ApiError
-from ..replay.logs import game_summary, iso, player, seat_filter, type_of
+from ..replay.logs import game_summary, iso, log_filter, player
 from ..rooms.service import seat_entries
 
 if TYPE_CHECKING:
@@ -163,7 +163,7 @@ class AdminService:
         keep = self.services.settings.refused_keep_days
         cutoff = datetime.now(UTC) - timedelta(days=keep)
         # older ones are past their keep time: hidden here, deleted by the housekeeping task
-        by_seat, want_seat = seat_filter(seat)
+        keep_row = log_filter(seat, action_type)
         refused = []
         async with self.services.db.sessions() as session:
             rows = await session.execute(
@@ -172,9 +172,7 @@ class AdminService:
                 .order_by(RefusedAction.id)
             )
             for r in rows.scalars():
-                if by_seat and r.seat != want_seat:
-                    continue
-                if action_type and type_of(r.action) != action_type:
+                if not keep_row(r.seat, r.action):
                     continue
                 refused.append(
                     {

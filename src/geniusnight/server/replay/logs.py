@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from collections import OrderedDict
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -71,6 +72,17 @@ def seat_filter(seat: str | None) -> tuple[bool, int | None]:
 
 def type_of(action: Any) -> str | None:
     return action.get("type") if isinstance(action, dict) and isinstance(action.get("type"), str) else None
+
+
+def log_filter(seat: str | None, action_type: str | None) -> Callable[[int | None, Any], bool]:
+    """Whether a logged action (the seat that sent it, the action) passes a log's ``seat`` and
+    ``type`` query filters; the same for accepted moves and refused actions."""
+    by_seat, want_seat = seat_filter(seat)
+
+    def keep(sent_by: int | None, action: Any) -> bool:
+        return (not by_seat or sent_by == want_seat) and (not action_type or type_of(action) == action_type)
+
+    return keep
 
 
 async def moves_of(session: AsyncSession, game_id: int) -> list[Move]:
@@ -139,14 +151,12 @@ class GameLogs:
 
         ``for_players`` hides free-form options (custom packs, fixed deals): a rematch reuses
         them, so their unplayed parts must stay secret, as in the room snapshot."""
-        by_seat, want_seat = seat_filter(seat)
+        keep = log_filter(seat, action_type)
         async with self.db.sessions() as s:
             logged = await moves_of(s, game.id)
         moves = []
         for m in logged:
-            if by_seat and m.seat != want_seat:
-                continue
-            if action_type and type_of(m.action) != action_type:
+            if not keep(m.seat, m.action):
                 continue
             moves.append(
                 {
