@@ -171,11 +171,11 @@ export function createGameView(root, ctx) {
         h("span", { class: "bq-bar", style: `--w:${top > 0 ? Math.round((v.scores[seat] / top) * 100) : 0}%` }),
       );
       const tags = h("span", { class: "bq-tags" });
-      if (seat === v.genius) add(tags, h("span", { class: "bq-tag bq-tag-genius", title: T("bq.genius") }, T("bq.genius")));
+      if (seat === v.genius && !v.over) add(tags, h("span", { class: "bq-tag bq-tag-genius", title: T("bq.genius") }, T("bq.genius")));
       const rev = v.revealed && v.revealed[seat];
       if (rev) add(tags, h("span", { class: `bq-tag bq-tag-${rev}` }, rev === "idiot" ? "IDIOT!" : "Brainiac"));
-      if (v.phase === "answer" && v.answered && v.answered[seat]) add(tags, h("span", { class: "bq-tag" }, "answered"));
-      if (v.phase === "results" && !v.to_act.includes(seat)) add(tags, h("span", { class: "bq-tag" }, "ready"));
+      if (v.phase === "answer" && v.answered && v.answered[seat]) add(tags, h("span", { class: "bq-tag" }, T("bq.answered")));
+      if (v.phase === "results" && !v.to_act.includes(seat)) add(tags, h("span", { class: "bq-tag" }, T("bq.ready")));
       for (const by of accusedBy[seat] || []) add(tags, h("span", { class: "bq-pawn", title: T("bq.accused_by", { name: name(by) }) }, `◆ ${name(by)}`));
       add(li, tags);
       add(track, li);

@@ -102,6 +102,8 @@ async def test_three_players_play_a_whole_game_to_the_result(
     for page in pages:
         await expect(page.get_by_test_id("bq-result")).to_be_visible()
         await expect(page.get_by_test_id("bq-reveal")).to_be_visible()
+        # once the game is over nobody is the Genius any more in the score list
+        await expect(page.locator(".bq-player .bq-tag-genius")).to_have_count(0)
         # a screen reader heard the questions, verdicts, accusations and results in words
         said = page.get_by_test_id("announcer")
         await expect(said).to_contain_text(re.compile(r"Round \d+( \(tie-break\))? result: .* asked “"))
