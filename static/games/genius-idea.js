@@ -414,7 +414,7 @@ export function createGameView(root, ctx) {
             ondblclick: () => { if (guessing && !wrong) send({ type: "guess", card: w }, { kind: "guess", card: w }); },
           },
           h("span", { class: "gi-card-word" }, w),
-          wrong ? h("span", { class: "gi-card-tag" }, "wrong") : isAnswer ? h("span", { class: "gi-card-tag" }, "answer") : sending ? h("span", { class: "gi-card-tag" }, "sending…") : null,
+          wrong ? h("span", { class: "gi-card-tag" }, T("gi.tag.wrong")) : isAnswer ? h("span", { class: "gi-card-tag" }, T("gi.tag.answer")) : sending ? h("span", { class: "gi-card-tag" }, T("gi.sending")) : null,
         ),
       );
     }
