@@ -76,16 +76,7 @@ def new_game(
     s["whoami_shuffles"] = 0
     s["identity"] = [None] * players
     s["revealed"] = [False] * players
-    s["question"] = None
-    s["answers"] = [None] * players
-    s["engine_verdicts"] = [None] * players
-    s["overrides"] = [None] * players
-    s["verdicts"] = [None] * players
-    s["accuse_order"] = []
-    s["accuse_pos"] = 0
-    s["accusations"] = []
-    s["round_items"] = [[] for _ in range(players)]
-    s["ready"] = []  # in ``results``: the seats that have seen the round's reveal
+    _clear_round(s, players)
     s["rng"] = rng.state
     return s
 
@@ -300,6 +291,20 @@ def _resolve_trades(s: State) -> None:
     _start_round(s)
 
 
+def _clear_round(s: State, n: int) -> None:
+    """No question, answers, verdicts or accusations yet: how every round begins."""
+    s["question"] = None
+    s["answers"] = [None] * n
+    s["engine_verdicts"] = [None] * n
+    s["overrides"] = [None] * n
+    s["verdicts"] = [None] * n
+    s["accuse_order"] = []
+    s["accuse_pos"] = 0
+    s["accusations"] = []
+    s["round_items"] = [[] for _ in range(n)]
+    s["ready"] = []  # in ``results``: the seats that have seen the round's reveal
+
+
 def _start_round(s: State) -> None:
     n = s["players"]
     s["round"] += 1
@@ -318,16 +323,7 @@ def _start_round(s: State) -> None:
         s["identity"][p] = card
         if card == IDIOT:
             s["whoami_idiots_dealt"] += 1
-    s["question"] = None
-    s["answers"] = [None] * n
-    s["engine_verdicts"] = [None] * n
-    s["overrides"] = [None] * n
-    s["verdicts"] = [None] * n
-    s["accuse_order"] = []
-    s["accuse_pos"] = 0
-    s["accusations"] = []
-    s["round_items"] = [[] for _ in range(n)]
-    s["ready"] = []
+    _clear_round(s, n)
     s["phase"] = "ask"
 
 
