@@ -29,6 +29,9 @@ FORBIDDEN_TEXT = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]
 # ids and counters in paths and query strings: what the database's 64-bit integers hold
 GameId = Annotated[int, Path(ge=1, le=INT64_MAX, description="A game id")]
 SeatNumber = Annotated[int, Path(ge=0, le=INT64_MAX, description="A seat number")]
+# a game log's filters (the admin's log and the players' replay log take the same)
+LogSeat = Annotated[str | None, Query(description="A seat number, or 'system'")]
+LogType = Annotated[str | None, Query(description="Only actions of this type", max_length=64)]
 Offset = Annotated[int, Query(ge=0, le=INT64_MAX)]
 
 

@@ -9,7 +9,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
 from ..deps import get_services
-from ..edge import INT64_MAX, GameId, Offset
+from ..edge import INT64_MAX, GameId, LogSeat, LogType, Offset
 from .auth import ADMIN_COOKIE, SESSION_SECONDS, AdminDep, log_in, log_out
 from .service import AdminService
 
@@ -98,8 +98,8 @@ async def admin_game_log(
     game_id: GameId,
     _admin: AdminDep,
     admin: AdminServiceDep,
-    seat: Annotated[str | None, Query(description="A seat number, or 'system'")] = None,
-    type: Annotated[str | None, Query(description="Only actions of this type", max_length=64)] = None,
+    seat: LogSeat = None,
+    type: LogType = None,
 ) -> dict[str, Any]:
     return await admin.game_log(game_id, seat, type)
 

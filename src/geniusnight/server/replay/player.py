@@ -20,7 +20,7 @@ from fastapi.responses import HTMLResponse
 from ...engines import ENGINES, IllegalAction, get_engine
 from ...settings import Settings
 from ..deps import RoomsDep, seat_token
-from ..edge import INT64_MAX, GameId
+from ..edge import INT64_MAX, GameId, LogSeat, LogType
 from ..services import load_extra_engines
 from ..templating import templates
 from .logs import EXPORT_FORMAT
@@ -35,8 +35,8 @@ async def player_log(
     game_id: GameId,
     request: Request,
     rooms: RoomsDep,
-    seat: Annotated[str | None, Query(description="A seat number, or 'system'")] = None,
-    type: Annotated[str | None, Query(description="Only actions of this type", max_length=64)] = None,
+    seat: LogSeat = None,
+    type: LogType = None,
 ) -> dict[str, Any]:
     return await rooms.replay_log(room_id, seat_token(request, room_id), game_id, seat, type)
 
