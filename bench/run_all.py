@@ -67,6 +67,13 @@ def main() -> int:
         "--games",
         "2" if quick else "5",
     )
+    run(
+        "Fan-out: every seat's patch frame per accepted move, beside the move's apply",
+        PY,
+        "bench/fanout.py",
+        "--games",
+        "5" if quick else "20",
+    )
     run("Genius Idea: smart vs random Solvers", PY, "bench/genius_idea/match.py", "--games", "40" if quick else "200")
     # the load targets are stated for 200 rooms x 4 clients of each real game on SQLite, each
     # beside the bare server in the same run; the toy game is the transport's baseline only

@@ -51,6 +51,21 @@ def test_one_item_inserted_into_a_list_is_one_add(items: list[int], where: int, 
     assert len(ops) == 1 and ops[0]["op"] == "add"
 
 
+flat_scalars = st.lists(st.booleans() | st.integers(0, 1) | st.sampled_from([0.0, 1.0]), max_size=8)
+
+
+@given(flat_scalars, flat_scalars)
+def test_a_list_item_equal_in_value_but_not_in_type_is_replaced(old: list[Any], new: list[Any]) -> None:
+    # 1, 1.0 and True are equal in Python but not the same JSON: lists of a view are
+    # compared in C for speed, and an item that changed its type must still be sent
+    assert canonical(apply_patch(old, diff(old, new))) == canonical(new)
+
+
+def test_an_item_appended_to_a_long_list_is_one_add_at_its_end() -> None:
+    board = [[q, -q, "red"] for q in range(80)]
+    assert diff(board, [*board, [9, 9, "blue"]]) == [{"op": "add", "path": "/80", "value": [9, 9, "blue"]}]
+
+
 def test_apply_patch_leaves_the_view_it_was_given_unchanged() -> None:
     old = {"board": [[1, 2]], "scores": {"red": 1}}
     apply_patch(old, [{"op": "replace", "path": "/scores/red", "value": 2}, {"op": "remove", "path": "/board/0"}])

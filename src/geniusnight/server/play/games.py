@@ -144,28 +144,22 @@ class LiveGame:
         steps = self.observe(keep).chain(base)
         if steps is None:
             return None
-        deadline = self.deadline_at.timestamp() * 1000 if self.deadline_at else None
+        deadline = _dumps(self.deadline_at.timestamp() * 1000 if self.deadline_at else None)
         texts = []
         for step in steps:
             text = step.frames.get(seat)
             if text is None:
                 # the frame {"type": "patch", ..., "seat": seat, "ops": shared + own}, with the
-                # shared operations encoded once per step for every seat (step.shared_text)
-                head = _dumps(
-                    {
-                        "type": "patch",
-                        "game_id": self.id,
-                        "seq": step.seq,
-                        "base": step.base,
-                        "deadline": deadline,
-                        "seat": seat,
-                    }
-                )
+                # shared operations encoded once per step for every seat (step.shared_text);
+                # the head holds only integers and null, so it is written out directly
                 if step.shared_text is None:
                     step.shared_text = _dumps(step.shared)[1:-1]
                 own = step.own.get(seat)
                 ops = ",".join(part for part in (step.shared_text, _dumps(own)[1:-1] if own else "") if part)
-                text = step.frames[seat] = f'{head[:-1]},"ops":[{ops}]}}'
+                text = step.frames[seat] = (
+                    f'{{"type":"patch","game_id":{self.id},"seq":{step.seq},"base":{step.base},'
+                    f'"deadline":{deadline},"seat":{"null" if seat is None else seat},"ops":[{ops}]}}'
+                )
             texts.append(text)
         return texts
 
@@ -186,8 +180,9 @@ def _move_metrics(game: str) -> tuple[Any, Any, Any]:
     return found
 
 
-def _dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"))
+# what json.dumps(value, separators=(",", ":")) gives, without building an encoder per call
+# (views hold no cycles: nothing to check for)
+_dumps = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
 
 
 @dataclass

@@ -18,6 +18,8 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
+from itertools import takewhile
+from operator import eq, truth
 from typing import Any
 
 Op = dict[str, Any]
@@ -42,11 +44,13 @@ def _diff(old: Any, new: Any, path: str, ops: list[Op]) -> None:
         ops.append({"op": "replace", "path": path, "value": new})
     elif isinstance(new, dict):
         for key, value in old.items():
-            here = f"{path}/{_escape(key)}"
             if key not in new:
-                ops.append({"op": "remove", "path": here})
-            else:
-                _diff(value, new[key], here, ops)
+                ops.append({"op": "remove", "path": f"{path}/{_escape(key)}"})
+                continue
+            now = new[key]
+            # most of a view is as it was: skip the unchanged values without a call each
+            if value is not now and (type(value) is not type(now) or value != now):
+                _diff(value, now, f"{path}/{_escape(key)}", ops)
         for key, value in new.items():
             if key not in old:
                 ops.append({"op": "add", "path": f"{path}/{_escape(key)}", "value": value})
@@ -61,12 +65,10 @@ def _diff_list(old: list[Any], new: list[Any], path: str, ops: list[Op]) -> None
     (``difflib``), so that items inserted into or taken from a long list, the usual move, are
     one operation each, not a replace of everything after them."""
     n, m = len(old), len(new)
-    head = 0
-    while head < n and head < m and _same(old[head], new[head]):
-        head += 1
-    tail = 0
-    while tail < n - head and tail < m - head and _same(old[n - 1 - tail], new[m - 1 - tail]):
-        tail += 1
+    head = _common_run(old, new)
+    if head == n == m:
+        return
+    tail = _common_run(old[: head - 1 : -1] if head else old[::-1], new[: head - 1 : -1] if head else new[::-1])
     old_mid, new_mid = old[head : n - tail], new[head : m - tail]
     if not old_mid or not new_mid or (len(old_mid) == len(new_mid) and len(old_mid) <= 2):
         _pairwise(old_mid, new_mid, head, path, ops)
@@ -85,16 +87,18 @@ def _diff_list(old: list[Any], new: list[Any], path: str, ops: list[Op]) -> None
 
 
 def _only_added(old: list[Any], new: list[Any], at: int, path: str, ops: list[Op]) -> bool:
-    """If ``old`` is ``new`` with items left out, the adds that put them back (in one pass)."""
+    """If ``old`` is ``new`` with items left out, the adds that put them back (the runs of
+    items they share are found in C, see ``_common_run``)."""
     if len(new) <= len(old):
         return False
     added: list[Op] = []
-    i = 0
-    for j, item in enumerate(new):
-        if i < len(old) and _same(old[i], item):
-            i += 1
-        else:
-            added.append({"op": "add", "path": f"{path}/{at + j}", "value": item})
+    i = j = 0
+    while j < len(new):
+        run = _common_run(old[i:], new[j:]) if i < len(old) else 0
+        i, j = i + run, j + run
+        if j < len(new):
+            added.append({"op": "add", "path": f"{path}/{at + j}", "value": new[j]})
+            j += 1
     if i < len(old):
         return False
     ops += added
@@ -123,7 +127,7 @@ def _slid(old: list[Any], new: list[Any], at: int, path: str, ops: list[Op]) -> 
     that keeps its last entries): removes at the front, adds at the back."""
     for k in range(1, min(SLIDE, len(old)) + 1):
         rest = old[k:]
-        if len(rest) <= len(new) and new[: len(rest)] == rest:
+        if len(rest) <= len(new) and _same_items(new[: len(rest)], rest):
             ops += [{"op": "remove", "path": f"{path}/{at}"}] * k
             ops += [{"op": "add", "path": f"{path}/{at + i}", "value": new[i]} for i in range(len(rest), len(new))]
             return True
@@ -140,6 +144,25 @@ def _pairwise(old: list[Any], new: list[Any], at: int, path: str, ops: list[Op])
         ops.append({"op": "remove", "path": f"{path}/{at + k}"})
     for k in range(common, len(new)):
         ops.append({"op": "add", "path": f"{path}/{at + k}", "value": new[k]})
+
+
+def _common_run(old: list[Any], new: list[Any]) -> int:
+    """How many items from the front of ``old`` and ``new`` are the same (``_same``).
+
+    Compared in C (``map``, stopping at the first difference), not item by item in Python:
+    the lists of a view are mostly unchanged from one move to the next, and long (a board, a
+    log)."""
+    run = len(list(takewhile(truth, map(eq, old, new))))
+    if run and list(map(type, old[:run])) != list(map(type, new[:run])):
+        run = 0  # a value changed its type (1 to True): find where, item by item
+        while _same(old[run], new[run]):
+            run += 1
+    return run
+
+
+def _same_items(a: list[Any], b: list[Any]) -> bool:
+    """``a`` and ``b`` hold the same items (``_same``), compared in C."""
+    return a == b and list(map(type, a)) == list(map(type, b))
 
 
 def _key(value: Any) -> Any:

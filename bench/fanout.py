@@ -1,0 +1,66 @@
+"""What the fan-out of one accepted move costs, per engine, over whole 4-player bot games.
+
+    .venv/bin/python bench/fanout.py [--games 20]
+
+Per move, what the server computes for a room with one connection per seat and a spectator:
+every seat's view, the diff from its last view, and the encoded ``patch`` frame of each
+(``LiveGame.patch_texts``). The engine's ``apply`` is timed beside it as the move's own cost.
+Run it against another checkout with ``PYTHONPATH=<checkout>/src`` to compare builds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from geniusnight.engines import get_engine
+from geniusnight.server.play.games import LiveGame
+
+GAMES = ("ingenious", "genius-idea", "brainiac")
+PLAYERS = 4
+KEEP = 64  # the server's default patch_steps
+
+
+def measure(game: str, games: int) -> tuple[int, float, float]:
+    """Moves played, µs per move for ``apply`` and for every seat's patch frame."""
+    engine = get_engine(game)
+    seats: list[int | None] = [*range(PLAYERS), None]
+    moves, apply_s, fanout_s = 0, 0.0, 0.0
+    for seed in range(games):
+        options = engine.validate_options(PLAYERS, {})
+        state = engine.setup(PLAYERS, options, seed)
+        live = LiveGame(1, "r", engine, options, seed, PLAYERS, [{}] * PLAYERS, {}, state)
+        for seat in seats:
+            live.state_text(seat)
+        live.observe(KEEP)
+        while not live.over and moves < 1_000_000:
+            seat = min(engine.to_act(live.state), default=None)
+            action = engine.bot_action(live.state, seat, "random", seed + live.seq) if seat is not None else None
+            if action is None:
+                action = {"type": "timeout"}
+                seat = None
+            t0 = time.perf_counter()
+            live.state = engine.apply(live.state, seat, action)
+            t1 = time.perf_counter()
+            live.seq += 1
+            for viewer in seats:
+                live.patch_texts(viewer, live.seq - 1, KEEP)
+            t2 = time.perf_counter()
+            apply_s += t1 - t0
+            fanout_s += t2 - t1
+            moves += 1
+    return moves, apply_s / moves * 1e6, fanout_s / moves * 1e6
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", type=int, default=20)
+    args = parser.parse_args()
+    print(f"{'game':<12} {'moves':>6} {'apply µs':>9} {'fan-out µs':>11}")
+    for game in GAMES:
+        moves, apply_us, fanout_us = measure(game, args.games)
+        print(f"{game:<12} {moves:>6} {apply_us:>9.1f} {fanout_us:>11.1f}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
