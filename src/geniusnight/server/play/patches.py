@@ -19,7 +19,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from itertools import takewhile
-from operator import eq, truth
+from operator import eq, is_, truth
 from typing import Any
 
 Op = dict[str, Any]
@@ -151,13 +151,17 @@ def _common_run(old: list[Any], new: list[Any]) -> int:
 
     Compared in C (``map``, stopping at the first difference), not item by item in Python:
     the lists of a view are mostly unchanged from one move to the next, and long (a board, a
-    log)."""
-    run = len(list(takewhile(truth, map(eq, old, new))))
-    if run and list(map(type, old[:run])) != list(map(type, new[:run])):
-        run = 0  # a value changed its type (1 to True): find where, item by item
-        while _same(old[run], new[run]):
-            run += 1
-    return run
+    log). Items that are the very same objects (views share what never changes) go first."""
+    run = len(list(takewhile(truth, map(is_, old, new))))
+    if run == len(old) or run == len(new):
+        return run
+    rest_old, rest_new = old[run:], new[run:]
+    equal = len(list(takewhile(truth, map(eq, rest_old, rest_new))))
+    if equal and list(map(type, rest_old[:equal])) != list(map(type, rest_new[:equal])):
+        equal = 0  # a value changed its type (1 to True): find where, item by item
+        while _same(rest_old[equal], rest_new[equal]):
+            equal += 1
+    return run + equal
 
 
 def _same_items(a: list[Any], b: list[Any]) -> bool:
