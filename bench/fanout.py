@@ -1,11 +1,14 @@
 """What the fan-out of one accepted move costs, per engine, over whole 4-player bot games.
 
-    .venv/bin/python bench/fanout.py [--games 20]
+    .venv/bin/python bench/fanout.py [--games 20] [--game ingenious] [--apply-only]
 
 Per move, what the server computes for a room with one connection per seat and a spectator:
 every seat's view, the diff from its last view, and the encoded ``patch`` frame of each
 (``LiveGame.patch_texts``). The engine's ``apply`` is timed beside it as the move's own cost.
-Run it against another checkout with ``PYTHONPATH=<checkout>/src`` to compare builds.
+Run it against another checkout with ``PYTHONPATH=<checkout>/src`` to compare builds. Times on a
+shared machine are noisy; instructions are not: the fan-out's instructions per move are those
+of a run under ``valgrind --tool=callgrind`` less those of the same run with ``--apply-only``
+(the same games, no frames), divided by the moves (docs/benchmarks.md, "Cheaper patch frames").
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ PLAYERS = 4
 KEEP = 64  # the server's default patch_steps
 
 
-def measure(game: str, games: int) -> tuple[int, float, float]:
+def measure(game: str, games: int, frames: bool = True) -> tuple[int, float, float]:
     """Moves played, µs per move for ``apply`` and for every seat's patch frame."""
     engine = get_engine(game)
     seats: list[int | None] = [*range(PLAYERS), None]
@@ -43,8 +46,9 @@ def measure(game: str, games: int) -> tuple[int, float, float]:
             live.state = engine.apply(live.state, seat, action)
             t1 = time.perf_counter()
             live.seq += 1
-            for viewer in seats:
-                live.patch_texts(viewer, live.seq - 1, KEEP)
+            if frames:
+                for viewer in seats:
+                    live.patch_texts(viewer, live.seq - 1, KEEP)
             t2 = time.perf_counter()
             apply_s += t1 - t0
             fanout_s += t2 - t1
@@ -55,10 +59,12 @@ def measure(game: str, games: int) -> tuple[int, float, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--game", choices=GAMES, help="one engine (default: all three)")
+    parser.add_argument("--apply-only", action="store_true", help="play the same games without the frames")
     args = parser.parse_args()
     print(f"{'game':<12} {'moves':>6} {'apply µs':>9} {'fan-out µs':>11}")
-    for game in GAMES:
-        moves, apply_us, fanout_us = measure(game, args.games)
+    for game in [args.game] if args.game else GAMES:
+        moves, apply_us, fanout_us = measure(game, args.games, frames=not args.apply_only)
         print(f"{game:<12} {moves:>6} {apply_us:>9.1f} {fanout_us:>11.1f}", flush=True)
 
 
