@@ -18,6 +18,7 @@ class Pieces:
 
     def __init__(self, geom: Geometry) -> None:
         self.cells = [list(cell) for cell in geom.cells]
+        # by the board's code for a cell: 0 is empty, k holds COLOURS[k - 1]
         self.placed = [[None, *([*cell, colour] for colour in COLOURS)] for cell in geom.cells]
         self.starts = [[*geom.cells[c], COLOURS[k]] for c, k in geom.starts]
 

@@ -144,7 +144,7 @@ class LiveGame:
         steps = self.observe(keep).chain(base)
         if steps is None:
             return None
-        deadline = _dumps(self.deadline_at.timestamp() * 1000 if self.deadline_at else None)
+        deadline_json = _dumps(self.deadline_at.timestamp() * 1000 if self.deadline_at else None)
         texts = []
         for step in steps:
             text = step.frames.get(seat)
@@ -158,7 +158,7 @@ class LiveGame:
                 ops = ",".join(part for part in (step.shared_text, _dumps(own)[1:-1] if own else "") if part)
                 text = step.frames[seat] = (
                     f'{{"type":"patch","game_id":{self.id},"seq":{step.seq},"base":{step.base},'
-                    f'"deadline":{deadline},"seat":{"null" if seat is None else seat},"ops":[{ops}]}}'
+                    f'"deadline":{deadline_json},"seat":{"null" if seat is None else seat},"ops":[{ops}]}}'
                 )
             texts.append(text)
         return texts
