@@ -4,6 +4,7 @@ spectators, over whole games; a patch carries nothing its seat's view does not h
 
 from __future__ import annotations
 
+import gc
 import json
 from pathlib import Path
 from typing import Any
@@ -109,6 +110,21 @@ def play(live: LiveGame, n: int, salt: int) -> None:
             live.state, live.seq = engine.apply(live.state, None, {"type": "timeout"}), live.seq + 1
         else:
             live.state, live.seq = engine.apply(live.state, seat, action), live.seq + 1
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_game_keeps_its_patch_steps_as_text_the_garbage_collector_never_walks(game: str) -> None:
+    # a busy server keeps every live game's last steps: as operation dicts and lists they
+    # made most of what each full collection walked (docs/benchmarks.md, "Garbage collection")
+    live = new_game(game, 4, 7)
+    for _ in range(12):
+        live.observe(KEEP)
+        play(live, 1, 3)
+    steps = live.observe(KEEP).steps
+    assert len(steps) == KEEP
+    for step in steps:
+        assert isinstance(step.shared, str) and all(isinstance(text, str) for text in step.own.values())
+        assert not gc.is_tracked(step.own) and not gc.is_tracked(step.frames)
 
 
 @pytest.mark.parametrize("game", GAMES)

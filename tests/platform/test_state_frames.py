@@ -41,7 +41,7 @@ def test_state_text_is_the_full_frame_of_each_seat_at_each_seq(game: str) -> Non
                 "game_id": 7,
                 "seq": live.seq,
                 "deadline": live.deadline_at.timestamp() * 1000 if live.deadline_at else None,
-                "view": engine.view(live.state, seat),
+                "view": json.loads(json.dumps(engine.view(live.state, seat))),  # the view as JSON has it
                 "seat": seat,
             }
             assert live.state_text(seat) is live.state_text(seat)  # one string for every connection

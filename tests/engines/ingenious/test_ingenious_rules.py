@@ -7,7 +7,7 @@ from ingenious_helpers import E, bag_with_front, place, position, score, tile
 
 from geniusnight.engines.base import IllegalAction
 from geniusnight.engines.ingenious.geometry import GEOMETRIES
-from geniusnight.engines.ingenious.rules import full_set, tile_json
+from geniusnight.engines.ingenious.rules import frozen, full_set, tile_json
 
 ZERO = dict.fromkeys(("red", "green", "blue", "orange", "yellow", "purple"), 0)
 
@@ -83,7 +83,7 @@ def test_a_tile_goes_from_the_rack_on_two_adjacent_empty_cells_c1_on_the_first()
     s2 = place(s, 0, "blue", "red", (0, 0), (1, 0))
     board = {(q, r): c for q, r, c in E.view(s2, None)["board"]}
     assert board[(0, 0)] == "blue" and board[(1, 0)] == "red"
-    assert s2.racks[0] == s.bag[:6] and s2.log[0]["colors"] == ["blue", "red"]  # refilled from the bag
+    assert s2.racks[0] == s.bag[:6] and s2.log[0]["colors"] == ("blue", "red")  # refilled from the bag
     bad = [
         ("not_adjacent", ("red", "blue", (0, 0), (2, 0))),
         ("off_board", ("red", "blue", (0, 0), (6, 0))),
@@ -213,7 +213,7 @@ def test_bonus_turn_chains_when_two_colours_reach_18() -> None:
     assert score(s2, 0) == track(red=18, blue=18)
     view = E.view(s2, 0)
     assert view["placements_left"] == 2 and view["bonus_pending"] == 1 and s2.turn == 0
-    assert s2.log[-1] == {"type": "bonus", "seat": 0, "count": 2, "colors": ["red", "blue"], "n": 1}
+    assert s2.log[-1] == {"type": "bonus", "seat": 0, "count": 2, "colors": ("red", "blue"), "n": 1}
     s3 = place(s2, 0, "red", "blue", (-3, 3), (-3, 4))
     s4 = place(s3, 0, "red", "blue", (-3, 0), (-2, 0))
     assert s3.turn == 0 and s3.pending == 1 and s4.pending == 0
@@ -375,7 +375,7 @@ def test_accepted_swap_shows_the_tiles_puts_them_at_the_bag_back_and_draws_six()
     assert s3.bag[-2:] == (tile("green", "orange"), tile("yellow", "purple"))  # shuffle false: in order
     assert len(s3.bag) == len(s2.bag) - 6 + 2
     last = E.view(s3, 1)["log"][-1]
-    assert last["type"] == "swap" and last["tiles"] == [["green", "orange"], ["yellow", "purple"]]
+    assert last["type"] == "swap" and last["tiles"] == (("green", "orange"), ("yellow", "purple"))
     assert s3.turn == 1 and s3.phase == "place"
 
 
@@ -537,7 +537,7 @@ def test_solo_result_is_the_lowest_colour() -> None:
 def test_timeout_in_the_place_phase_places_the_greedy_tile() -> None:
     s = E.setup(2, {"shuffle": False}, 3)
     expected = E.bot_action(s, 0, "greedy", 0)
-    assert E.apply(s, None, {"type": "timeout"}).log[0]["cells"] == expected["cells"]  # type: ignore[index]
+    assert E.apply(s, None, {"type": "timeout"}).log[0]["cells"] == frozen(expected["cells"])  # type: ignore[index]
     with pytest.raises(IllegalAction) as info:
         E.apply(s, 0, {"type": "timeout"})
     assert info.value.code == "system_only"

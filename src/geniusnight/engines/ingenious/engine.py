@@ -15,6 +15,7 @@ from .rules import (
     VARIANTS,
     State,
     count_empty_pairs,
+    frozen,
     full_set,
     is_int,
     legal_pairs,
@@ -254,7 +255,7 @@ class IngeniousEngine:
         s.pending = int(data["pending"])
         s.started = tuple(bool(x) for x in data["started"])
         s.pairs = tuple((int(a), int(b)) for a, b in data["pairs"])
-        s.log = tuple(copy.deepcopy(list(data["log"])))
+        s.log = tuple(map(frozen, data["log"]))
         s.events = int(data["events"])
         s.free = count_empty_pairs(GEOMETRIES[s.radius], s.board)
         s.shuffle = bool(data["shuffle"])

@@ -39,6 +39,7 @@ class Geometry:
         "index",
         "n",
         "neighbours",
+        "pair_cells",
         "pair_index",
         "pairs",
         "radius",
@@ -83,6 +84,11 @@ class Geometry:
         self.pair_index: dict[tuple[int, int], int] = {}
         for i, (a, b) in enumerate(self.pairs):
             self.pair_index[(a, b)] = self.pair_index[(b, a)] = i
+        # (a, b) -> (cells[a], cells[b]), either way round: a place event's cells, one shared
+        # tuple per pair (see rules.place)
+        self.pair_cells: dict[tuple[int, int], tuple[tuple[int, int], tuple[int, int]]] = {
+            (a, b): (self.cells[a], self.cells[b]) for a, b in self.pair_index
+        }
         # forward[c]: the neighbours in directions 0-2, so each pair is seen from one end only
         self.forward: tuple[tuple[int, ...], ...] = tuple(tuple(x for x in nb[:3] if x >= 0) for nb in self.neighbours)
         # start symbols as (cell id, colour index), and the on-board cells next to each

@@ -21,6 +21,7 @@ Event = dict[str, Any]
 VARIANTS = ("standard", "solo", "teams")
 RACK_SIZE = 6
 LOG_LIMIT = 60  # recent public events kept in the state (the full history is the action log)
+COLOUR_PAIRS = tuple((a, b) for a in COLOURS for b in COLOURS)  # a tile's colours by its code (c1 * 6 + c2)
 
 
 def tile_code(a: int, b: int) -> int:
@@ -404,6 +405,16 @@ def placement_gains(state: State, seat: int) -> list[dict[str, Any]]:
 # --- transitions (inputs already validated) -------------------------------------------------
 
 
+def frozen(value: Any) -> Any:
+    """A logged event's value as the rules log it: lists as tuples (all the way down), so
+    that an event read back from JSON (``Engine.load``) equals the one logged."""
+    if isinstance(value, list | tuple):
+        return tuple(map(frozen, value))
+    if isinstance(value, dict):
+        return {k: frozen(v) for k, v in value.items()}
+    return value
+
+
 def _log(state: State, event: Event) -> None:
     """Append an event to a fresh state's log (mutates ``state``; call only on copies)."""
     event["n"] = state.events
@@ -432,7 +443,7 @@ def _finish(state: State, reason: str, winners: list[int] | None = None) -> None
     state.pending = 0
     state.winners = tuple(winners)
     state.end_reason = reason
-    _log(state, {"type": "end", "reason": reason, "winners": list(winners)})
+    _log(state, {"type": "end", "reason": reason, "winners": tuple(winners)})
 
 
 def _next_turn(state: State) -> None:
@@ -497,23 +508,24 @@ def place(state: State, seat: int, tile: int, x: int, y: int, c1: int, c2: int) 
     for c, g in ((c1, g1), (c2, g2)):
         if g:
             raw[COLOURS[c]] = raw.get(COLOURS[c], 0) + g
-    cells = geom.cells
     _log(
         new,
         {
             "type": "place",
             "seat": seat,
-            "colors": [COLOURS[c1], COLOURS[c2]],
-            "cells": [list(cells[x]), list(cells[y])],
+            # tuples built once and shared: a busy server keeps thousands of logged events,
+            # and these add no containers of their own for the cyclic garbage collector
+            "colors": COLOUR_PAIRS[c1 * 6 + c2],
+            "cells": geom.pair_cells[x, y],
             "gained": gained,
             "raw": raw,
             "bonus": bonuses,
         },
     )
     if bonuses:
-        reached = [
+        reached = tuple(
             COLOURS[c] for c in dict.fromkeys((c1, c2)) if track[c] > old_track[c] and track[c] in rules.thresholds
-        ]
+        )
         _log(new, {"type": "bonus", "seat": seat, "count": bonuses, "colors": reached})
     new.pending = state.pending - 1 + bonuses
 
@@ -543,7 +555,7 @@ def swap(state: State, seat: int, accept: bool) -> State:
         racks = list(state.racks)
         racks[seat] = ()
         new.racks = tuple(racks)
-        _log(new, {"type": "swap", "seat": seat, "tiles": [tile_json(t) for t in shown]})
+        _log(new, {"type": "swap", "seat": seat, "tiles": tuple(COLOUR_PAIRS[t] for t in shown)})
         _draw(new, seat, RACK_SIZE)
         bag = list(new.bag) + list(shown)
         if state.shuffle:

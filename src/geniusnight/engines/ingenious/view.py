@@ -11,7 +11,8 @@ from .rules import VARIANT, State, free_starts, is_int, outcome, scores, tile_js
 
 class Pieces:
     """The JSON pieces of one board size, built once: each cell as ``[q, r]``, each cell
-    holding each colour as ``[q, r, colour]``, the start symbols. Every view shares them, as
+    holding each colour as ``[q, r, colour]``, the start symbols, each placed tile's two cells
+    as ``[[q, r], [q, r]]`` (by the cell pair, either way round). Every view shares them, as
     it shares the log's events: nothing changes a view once it is built (the engine contract
     test pins that), and a piece that stayed where it was is then the same object in the next
     view, which is what the patch frames' diff looks for first."""
@@ -21,6 +22,7 @@ class Pieces:
         # by the board's code for a cell: 0 is empty, k holds COLOURS[k - 1]
         self.placed = [[None, *([*cell, colour] for colour in COLOURS)] for cell in geom.cells]
         self.starts = [[*geom.cells[c], COLOURS[k]] for c, k in geom.starts]
+        self.tiles = {(a, b): [self.cells[a], self.cells[b]] for x, y in geom.pairs for a, b in ((x, y), (y, x))}
 
 
 PIECES = {radius: Pieces(geom) for radius, geom in GEOMETRIES.items()}
@@ -30,7 +32,7 @@ TILES = [tile_json(code) for code in range(len(COLOURS) ** 2)]  # a tile's code 
 def shared_view(state: State) -> dict[str, Any]:
     geom = GEOMETRIES[state.radius]
     pieces = PIECES[state.radius]
-    cells, placed = pieces.cells, pieces.placed
+    cells, placed, tiles = pieces.cells, pieces.placed, pieces.tiles
     board = state.board
     rules = VARIANT[state.variant]
     over = state.phase == "over"
@@ -44,7 +46,7 @@ def shared_view(state: State) -> dict[str, Any]:
         "radius": state.radius,
         "board": [placed[i][k] for i, k in enumerate(board) if k],
         "starts": pieces.starts,
-        "tiles": [[cells[a], cells[b]] for a, b in state.pairs],
+        "tiles": [tiles[pair] for pair in state.pairs],
         "rack_sizes": [len(r) for r in state.racks],
         "bag_count": len(state.bag),
         "turn": state.turn,

@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
-import json
 import logging
 import time
 from collections import OrderedDict, deque
@@ -32,6 +31,7 @@ from ...logs import fields
 from .. import metrics
 from ..replay.replayer import initial_state, steps
 from .patches import History
+from .patches import encode as _dumps
 
 log = logging.getLogger(__name__)
 
@@ -149,16 +149,12 @@ class LiveGame:
         for step in steps:
             text = step.frames.get(seat)
             if text is None:
-                # the frame {"type": "patch", ..., "seat": seat, "ops": shared + own}, with the
-                # shared operations encoded once per step for every seat (step.shared_text);
-                # the head holds only integers and null, so it is written out directly
-                if step.shared_text is None:
-                    step.shared_text = _dumps(step.shared)[1:-1]
-                own = step.own.get(seat)
-                ops = ",".join(part for part in (step.shared_text, _dumps(own)[1:-1] if own else "") if part)
+                # the frame {"type": "patch", ..., "seat": seat, "ops": shared + own}; the head
+                # holds only integers and null, so it is written out directly
                 text = step.frames[seat] = (
                     f'{{"type":"patch","game_id":{self.id},"seq":{step.seq},"base":{step.base},'
-                    f'"deadline":{deadline_json},"seat":{"null" if seat is None else seat},"ops":[{ops}]}}'
+                    f'"deadline":{deadline_json},"seat":{"null" if seat is None else seat},'
+                    f'"ops":[{step.ops_text(seat)}]}}'
                 )
             texts.append(text)
         return texts
@@ -178,11 +174,6 @@ def _move_metrics(game: str) -> tuple[Any, Any, Any]:
             metrics.MOVE_FANOUT_SECONDS.labels(game),
         )
     return found
-
-
-# what json.dumps(value, separators=(",", ":")) gives, without building an encoder per call
-# (views hold no cycles: nothing to check for)
-_dumps = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
 
 
 @dataclass

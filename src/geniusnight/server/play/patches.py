@@ -15,6 +15,7 @@ None), so the diff needs no general-purpose library; ours emits only ``add``, ``
 
 from __future__ import annotations
 
+import json
 from collections import deque
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
@@ -23,6 +24,9 @@ from operator import eq, is_, truth
 from typing import Any
 
 Op = dict[str, Any]
+# what json.dumps(value, separators=(",", ":")) gives, without building an encoder per call
+# (views hold no cycles: nothing to check for); every frame the server sends is encoded so
+encode = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
 SLIDE = 4  # a list window may drop this many items at its front and still be one shift
 
 
@@ -233,19 +237,29 @@ def _apply(doc: Any, parts: list[str], op: Op) -> Any:
     raise ValueError(f"no container at {op['path']!r}")
 
 
-@dataclass
+@dataclass(slots=True)
 class Step:
     """One game's views moving from ``base`` to ``seq``: the operations on the part every
     seat sees alike, once, and each seat's operations on its own part (disjoint keys, see
-    ``Engine.seat_view``). Encoded frames are kept by seat, so connections of one seat (or
-    all spectators) share one string."""
+    ``Engine.seat_view``), each kept as its JSON text without the brackets ("" for none).
+    Encoded frames are kept by seat, so connections of one seat (or all spectators) share
+    one string.
+
+    Text, not operation objects: a game keeps its last steps (``History``) and a busy server
+    holds tens of thousands of them, which as dicts and lists the cyclic garbage collector
+    walked on every full collection (docs/benchmarks.md, "Garbage collection"); strings it
+    never looks at."""
 
     base: int
     seq: int
-    shared: list[Op]
-    own: dict[int | None, list[Op]]
+    shared: str
+    own: dict[int | None, str]
     frames: dict[int | None, str] = field(default_factory=dict)
-    shared_text: str | None = None  # ``shared`` encoded, without its brackets (once per step)
+
+    def ops_text(self, seat: int | None) -> str:
+        """``seat``'s operations, shared first, as the JSON text inside a patch's brackets."""
+        own = self.own.get(seat, "")
+        return f"{self.shared},{own}" if self.shared and own else self.shared or own
 
 
 class History:
@@ -263,13 +277,13 @@ class History:
 
     def advance(self, seq: int, shared: dict[str, Any], own: dict[int | None, dict[str, Any]]) -> None:
         if self.seq is not None and seq > self.seq:
-            step = Step(
-                base=self.seq,
-                seq=seq,
-                shared=diff(self.shared, shared),
-                own={seat: diff(self.own.get(seat, {}), view) for seat, view in own.items()},
-            )
-            self.steps.append(step)
+            own_texts = {}
+            for seat, view in own.items():
+                ops = diff(self.own.get(seat, {}), view)
+                if ops:
+                    own_texts[seat] = encode(ops)[1:-1]
+            shared_ops = diff(self.shared, shared)
+            self.steps.append(Step(self.seq, seq, encode(shared_ops)[1:-1] if shared_ops else "", own_texts))
         elif self.seq is not None and seq < self.seq:  # the game was rebuilt from its log
             self.steps.clear()
         self.seq, self.shared, self.own = seq, shared, own
