@@ -280,17 +280,17 @@ class _Cursor:
         self._cursor = conn.sqlite.cursor()
 
     async def execute(self, sql: str, parameters: Any = ()) -> _Cursor:
-        await self._conn.before(sql)
-        try:
-            self._cursor.execute(sql, parameters)
-        finally:
-            self._conn.after()
-        return self
+        return await self._in_turn(self._cursor.execute, sql, parameters)
 
     async def executemany(self, sql: str, parameters: Any) -> _Cursor:
+        return await self._in_turn(self._cursor.executemany, sql, parameters)
+
+    async def _in_turn(self, run: Callable[[str, Any], Any], sql: str, parameters: Any) -> _Cursor:
+        """``run(sql, parameters)``, in the write turn if ``sql`` may write (handed back when
+        no transaction is left open)."""
         await self._conn.before(sql)
         try:
-            self._cursor.executemany(sql, parameters)
+            run(sql, parameters)
         finally:
             self._conn.after()
         return self
