@@ -22,7 +22,7 @@ class Pieces:
         # by the board's code for a cell: 0 is empty, k holds COLOURS[k - 1]
         self.placed = [[None, *([*cell, colour] for colour in COLOURS)] for cell in geom.cells]
         self.starts = [[*geom.cells[c], COLOURS[k]] for c, k in geom.starts]
-        self.tiles = {(a, b): [self.cells[a], self.cells[b]] for x, y in geom.pairs for a, b in ((x, y), (y, x))}
+        self.tiles = {(a, b): [self.cells[a], self.cells[b]] for a, b in geom.pair_index}  # both ways round
 
 
 PIECES = {radius: Pieces(geom) for radius, geom in GEOMETRIES.items()}
