@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 import threading
+import time
 from collections.abc import AsyncIterator, Callable, Generator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from datetime import UTC, datetime
@@ -36,7 +37,7 @@ from sqlalchemy import (
     text,
 )
 from sqlalchemy.engine import Connection, Engine, make_url
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import DisconnectionError, OperationalError
 from sqlalchemy.ext.asyncio import (
     AsyncConnection,
     AsyncEngine,
@@ -44,7 +45,7 @@ from sqlalchemy.ext.asyncio import (
     async_sessionmaker,
     create_async_engine,
 )
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 from sqlalchemy.pool import NullPool
 
 
@@ -83,6 +84,9 @@ class Room(Base):
     current_game_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # one more with every change a room frame shows (see bump_room_versions): processes
+    # that pass room snapshots to each other keep the newest, whatever order they arrive in
+    version: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
 class Member(Base):
@@ -181,6 +185,32 @@ class RefusedAction(Base):
     code: Mapped[str] = mapped_column(String(40))
     message: Mapped[str] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+@event.listens_for(Session, "before_flush")
+def bump_room_versions(session: Session, flush_context: Any, instances: Any) -> None:
+    """A transaction that changes a room, one of its members or one of its games counts one
+    more version of that room, once, in its first flush that does.
+
+    The version is read first of all when a room's snapshot is built, so a snapshot carries
+    at most the version of what it shows (docs/deploy.md, "How the processes cooperate"). Rows a
+    flush inserts with their room start at version 0; a room the flush deletes needs none."""
+    touched = {o.room_id for o in (*session.new, *session.dirty, *session.deleted) if isinstance(o, Member | Game)}
+    touched |= {o.id for o in session.dirty if isinstance(o, Room)}
+    bumped: set[str] = session.info.setdefault("rooms_bumped", set())
+    touched -= bumped
+    if touched:
+        bumped |= touched
+        table = Room.__table__
+        session.connection().execute(
+            table.update().where(table.c.id.in_(sorted(touched))).values(version=table.c.version + 1)  # type: ignore[attr-defined]
+        )
+
+
+@event.listens_for(Session, "after_transaction_end")
+def _forget_bumped_rooms(session: Session, transaction: Any) -> None:
+    if transaction.parent is None:
+        session.info.pop("rooms_bumped", None)
 
 
 class AdminSession(Base):
@@ -441,7 +471,33 @@ def make_engine(url: str, writer: OneWriter | None = None) -> AsyncEngine:
         return engine
     if url.startswith("postgresql://"):
         url = "postgresql+asyncpg://" + url.removeprefix("postgresql://")
-    return create_async_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
+    engine = create_async_engine(url, pool_size=10, max_overflow=20)
+    event.listen(engine.sync_engine, "connect", _mark_used)
+    event.listen(engine.sync_engine, "checkin", _mark_used)
+    event.listen(engine.sync_engine, "checkout", _ping_if_idle)
+    return engine
+
+
+# A pooled PostgreSQL connection unused this long is pinged before it is handed out; one the
+# pool handed back more recently is not. SQLAlchemy's pool_pre_ping pings on every checkout:
+# three round trips (begin, ";", rollback) for each commit, a tenth of a busy process's CPU.
+PING_AFTER_IDLE = 5.0  # seconds
+
+
+def _mark_used(dbapi_connection: Any, record: Any) -> None:
+    record.info["used_at"] = time.monotonic()
+
+
+def _ping_if_idle(dbapi_connection: Any, record: Any, proxy: Any) -> None:
+    """Hand out a connection only if the server still holds it: a restart of the database
+    or a proxy that dropped an idle connection shows here, and the pool opens a new one
+    (it retries a checkout that raises DisconnectionError)."""
+    if time.monotonic() - record.info.get("used_at", 0.0) < PING_AFTER_IDLE:
+        return
+    try:
+        dbapi_connection.ping()
+    except Exception as e:
+        raise DisconnectionError("the database dropped this pooled connection") from e
 
 
 WRITE_RETRY_SECONDS = 30.0  # how long a move write waits for SQLite's lock before it fails

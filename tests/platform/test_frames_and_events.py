@@ -15,6 +15,7 @@ from geniusnight.server.play.events import (
     HostEvent,
     KickedEvent,
     RoomEvent,
+    RoomSnapshot,
     SeatsEvent,
     StartedEvent,
     StateEvent,
@@ -27,12 +28,14 @@ EVENTS = [
     StateEvent("r", 3, 7),
     StateEvent("r", 3, 7, [{"seq": 7, "seat": 0, "action": {"type": "x"}}]),
     RoomEvent("r"),
+    RoomEvent("r", RoomSnapshot({"id": "r", "seats": [{"name": "Ann", "online": False}]}, 4, [12])),
     ChatEvent("r", {"id": 1, "text": "hi"}),
     HostEvent("r", 2, "Grace is the host now."),
     HostEvent("r", None, "Nobody is left."),
     SeatsEvent("r", None),
     SeatsEvent("r", 4),
     StartedEvent("r", 9),
+    StartedEvent("r", 9, RoomSnapshot({"seats": [{"bot": "smart", "online": True}, {"online": False}]}, 0, [None, 3])),
     KickedEvent("r", 5, "You left the room."),
     ClosedEvent("r", "Closed."),
 ]
@@ -49,7 +52,18 @@ def test_the_wire_form_is_kind_room_and_fields() -> None:
 
 
 @pytest.mark.parametrize(
-    "data", [[], {"kind": "nope", "room": "r"}, {"kind": "state", "room": "r", "game": "1", "seq": 1}, {"kind": "room"}]
+    "data",
+    [
+        [],
+        {"kind": "nope", "room": "r"},
+        {"kind": "state", "room": "r", "game": "1", "seq": 1},
+        {"kind": "room"},
+        {"kind": "room", "room": "r", "snapshot": []},
+        {"kind": "room", "room": "r", "snapshot": {"room": {"seats": [{"online": True}]}, "version": 1, "members": []}},
+        {"kind": "room", "room": "r", "snapshot": {"room": {"seats": [{}]}, "version": 1, "members": [1]}},
+        {"kind": "room", "room": "r", "snapshot": {"room": {"seats": []}, "version": "1", "members": []}},
+        {"kind": "started", "room": "r", "game": 1, "snapshot": {"room": {"seats": 3}, "version": 1, "members": []}},
+    ],
 )
 def test_anything_else_on_the_bus_is_refused(data: object) -> None:
     with pytest.raises(BadEvent):

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import secrets
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
 
 import httpx
 import pytest
@@ -32,7 +35,9 @@ async def pg_url() -> AsyncIterator[str]:
     await conn.close()
 
 
-async def test_migrations_and_a_whole_game_on_postgres(pg_url: str) -> None:
+@asynccontextmanager
+async def served(pg_url: str) -> AsyncIterator[tuple[Any, httpx.AsyncClient]]:
+    """The app on a freshly migrated ``pg_url``, running, and a client of it."""
     from geniusnight.cli import db_upgrade
     from geniusnight.server.app import create_app
     from geniusnight.settings import Settings
@@ -42,13 +47,16 @@ async def test_migrations_and_a_whole_game_on_postgres(pg_url: str) -> None:
     async with app.router.lifespan_context(app):
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://t") as c:
-            room = (await c.post("/api/rooms", json={"game": "count21", "name": "Ada"})).json()
-            auth = {"Authorization": f"Bearer {room['token']}"}
-            await c.post(f"/api/rooms/{room['room_id']}/bots", json={"bot": "smart"}, headers=auth)
-            game_id = (await c.post(f"/api/rooms/{room['room_id']}/start", headers=auth)).json()["game_id"]
-        games = app.state.services.games
-        import asyncio
+            yield app, c
 
+
+async def test_migrations_and_a_whole_game_on_postgres(pg_url: str) -> None:
+    async with served(pg_url) as (app, c):
+        room = (await c.post("/api/rooms", json={"game": "count21", "name": "Ada"})).json()
+        auth = {"Authorization": f"Bearer {room['token']}"}
+        await c.post(f"/api/rooms/{room['room_id']}/bots", json={"bot": "smart"}, headers=auth)
+        game_id = (await c.post(f"/api/rooms/{room['room_id']}/start", headers=auth)).json()["game_id"]
+        games = app.state.services.games
         for _ in range(200):
             live = await games.get(game_id)
             if live.over:
@@ -62,3 +70,29 @@ async def test_migrations_and_a_whole_game_on_postgres(pg_url: str) -> None:
         games.forget(game_id)
         again = await games.get(game_id)
         assert again.seq == live.seq and again.engine.dump(again.state) == live.engine.dump(live.state)
+
+
+async def test_a_pooled_connection_the_database_dropped_is_replaced_unseen(
+    pg_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A connection the pool kept is pinged when it was unused for a while: one the server
+    dropped (a restart, a proxy's idle timeout) is replaced, and the request never sees it."""
+    import asyncpg
+
+    from geniusnight import db
+
+    async with served(pg_url) as (_, c):
+        room = (await c.post("/api/rooms", json={"game": "count21", "name": "Ada"})).json()
+        assert (await c.get(f"/api/rooms/{room['room_id']}")).status_code == 200
+        admin = await asyncpg.connect(pg_url.replace("postgresql+asyncpg://", "postgresql://"))
+        try:
+            dropped = await admin.fetchval(
+                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+        finally:
+            await admin.close()
+        assert dropped >= 1
+        monkeypatch.setattr(db, "PING_AFTER_IDLE", 0.0)  # as if they sat unused a while
+        for _ in range(3):
+            assert (await c.get(f"/api/rooms/{room['room_id']}")).status_code == 200

@@ -58,3 +58,90 @@ async def test_a_burst_larger_than_the_pool_reaches_the_other_process() -> None:
     finally:
         await receiver.stop()
         await sender.stop()
+
+
+def mine(hub: Recorder, room: str) -> list[Event]:
+    """What reached ``hub`` for ``room`` (tests running beside this one may share the channel)."""
+    return [e for e in hub.events if e.room == room]
+
+
+async def test_events_published_together_go_out_in_few_messages_in_their_order() -> None:
+    import json
+    import secrets
+
+    from .test_scale_multiprocess import _redis_url
+
+    url, room = _redis_url(), secrets.token_hex(6)
+    sender_hub, receiver_hub = Recorder(), Recorder()
+    sender = RedisBus(sender_hub, url)  # type: ignore[arg-type]
+    receiver = RedisBus(receiver_hub, url)  # type: ignore[arg-type]
+    await receiver.start()
+    watch = receiver.redis.pubsub()
+    await watch.subscribe(receiver.channel)
+    try:
+        await asyncio.sleep(0.3)
+        events = [ChatEvent(room, {"text": str(i)}) for i in range(600)]
+        await asyncio.gather(*(sender.publish(e) for e in events))
+        for _ in range(200):
+            if len(mine(receiver_hub, room)) == len(events):
+                break
+            await asyncio.sleep(0.05)
+        assert mine(receiver_hub, room) == sender_hub.events  # every one, in the order published
+        messages = 0
+        for _ in range(50):
+            got = await watch.get_message(timeout=0.02)
+            if got is not None and got["type"] == "message":
+                messages += json.loads(got["data"]).get("origin") == sender.origin
+        # at most MESSAGE_EVENTS a message; all were published at once, so few messages
+        assert -(-len(events) // realtime.MESSAGE_EVENTS) <= messages <= 10
+    finally:
+        await watch.aclose()
+        await receiver.stop()
+        await sender.stop()
+
+
+async def test_a_message_of_one_event_from_an_older_release_is_delivered() -> None:
+    import json
+    import secrets
+    import time
+
+    from .test_scale_multiprocess import _redis_url
+
+    url, room = _redis_url(), secrets.token_hex(6)
+    receiver_hub = Recorder()
+    receiver = RedisBus(receiver_hub, url)  # type: ignore[arg-type]
+    await receiver.start()
+    try:
+        await asyncio.sleep(0.3)
+        old = {"origin": "another", "sent": time.time(), "kind": "chat", "room": room, "chat": {"text": "hi"}}
+        await receiver.redis.publish(receiver.channel, json.dumps(old))
+        for _ in range(100):
+            if mine(receiver_hub, room):
+                break
+            await asyncio.sleep(0.02)
+        assert mine(receiver_hub, room) == [ChatEvent(room, {"text": "hi"})]
+    finally:
+        await receiver.stop()
+
+
+async def test_what_a_stopping_process_published_still_reaches_the_others() -> None:
+    import secrets
+
+    from .test_scale_multiprocess import _redis_url
+
+    url, room = _redis_url(), secrets.token_hex(6)
+    sender_hub, receiver_hub = Recorder(), Recorder()
+    sender = RedisBus(sender_hub, url)  # type: ignore[arg-type]
+    receiver = RedisBus(receiver_hub, url)  # type: ignore[arg-type]
+    await receiver.start()
+    try:
+        await asyncio.sleep(0.3)
+        await sender.publish(ChatEvent(room, {"text": "last words"}))
+        await sender.stop()  # at once, before the outbox had a turn of the loop
+        for _ in range(100):
+            if mine(receiver_hub, room):
+                break
+            await asyncio.sleep(0.02)
+        assert mine(receiver_hub, room) == [ChatEvent(room, {"text": "last words"})]
+    finally:
+        await receiver.stop()

@@ -24,6 +24,7 @@ from .play.events import (
     HostEvent,
     KickedEvent,
     RoomEvent,
+    RoomSnapshot,
     SeatsEvent,
     StartedEvent,
     StateEvent,
@@ -98,11 +99,19 @@ class Services:
     async def publish_started(self, live: LiveGame) -> None:
         """A game began: each socket of the room learns its seat in it, the room and the first
         state, from one event."""
-        await self.bus.publish(StartedEvent(live.room_id, live.id))
+        await self.bus.publish(StartedEvent(live.room_id, live.id, await self._snapshot_to_share(live.room_id)))
 
     async def publish_room(self, room_id: str) -> None:
         """The room changed (or who is online in it): every socket gets its snapshot."""
-        await self.bus.publish(RoomEvent(room_id))
+        await self.bus.publish(RoomEvent(room_id, await self._snapshot_to_share(room_id)))
+
+    async def _snapshot_to_share(self, room_id: str) -> RoomSnapshot | None:
+        """The room's snapshot, read here once for every process, when someone is connected
+        to the room here or, as far as this process last heard, through another one (a
+        process that has connections to the room and gets no snapshot reads it itself)."""
+        if room_id in self.hub.rooms or self.hub.remote_online.get(room_id):
+            return await self.rooms.read_snapshot(room_id)
+        return None
 
     async def publish_chat(self, room_id: str, chat: dict[str, Any]) -> None:
         await self.bus.publish(ChatEvent(room_id, chat))
@@ -169,7 +178,7 @@ def build_services(settings: Settings, clock: Clock | None = None) -> Services:
     services.rooms = RoomUseCases(services)
     services.admin = AdminService(services)
     services.logs = GameLogs(db)
-    hub.room_snapshot = services.rooms.snapshot
+    hub.room_snapshot = services.rooms.read_snapshot
     hub.identities = services.rooms.identities
     games.on_commit.append(services.publish_state)
     games.on_commit.append(driver.on_commit)

@@ -21,11 +21,40 @@ class StateEvent:
 
 
 @dataclass(frozen=True, slots=True)
+class RoomSnapshot:
+    """A room as every member sees it, read once by the process that announces a change and
+    passed to the others with the event, so that they need not read it again.
+
+    Who is online is left to the process that sends it (:meth:`for_online`): each knows its
+    own connections best. ``version`` is the room's version when it was read (a process that
+    has sent a newer one drops it); ``members`` is each seat's member (None: nobody's).
+
+    >>> snap = RoomSnapshot({"seats": [{"name": "Ann", "online": False}]}, 3, [7])
+    >>> snap.for_online({7})["seats"]
+    [{'name': 'Ann', 'online': True}]
+    """
+
+    room: dict[str, Any]  # its seats' "online": True only for a bot that plays the seat
+    version: int
+    members: list[int | None]
+
+    def for_online(self, online: set[int]) -> dict[str, Any]:
+        """The room frame's ``room``, with ``online`` from the members connected now."""
+        seats = [
+            {**seat, "online": seat["online"] or member in online}
+            for seat, member in zip(self.room["seats"], self.members, strict=True)
+        ]
+        return {**self.room, "seats": seats}
+
+
+@dataclass(frozen=True, slots=True)
 class RoomEvent:
-    """The room changed, or who is online in it: every socket gets its snapshot."""
+    """The room changed, or who is online in it: every socket gets its snapshot (read by the
+    process that publishes it; None: each process reads it)."""
 
     kind: ClassVar[str] = "room"
     room: str
+    snapshot: RoomSnapshot | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +94,7 @@ class StartedEvent:
     kind: ClassVar[str] = "started"
     room: str
     game: int
+    snapshot: RoomSnapshot | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,11 +124,13 @@ class BadEvent(ValueError):
 
 
 def encode(event: Event) -> dict[str, Any]:
-    """The event as JSON: ``kind``, ``room`` and its fields (a state event's moves only if set)."""
+    """The event as JSON: ``kind``, ``room`` and its fields (moves and snapshots only if set)."""
     data: dict[str, Any] = {"kind": event.kind}
     for field in fields(event):
         value = getattr(event, field.name)
-        if not (field.name == "moves" and value is None):
+        if isinstance(value, RoomSnapshot):
+            data[field.name] = {"room": value.room, "version": value.version, "members": value.members}
+        elif not (field.name in ("moves", "snapshot") and value is None):
             data[field.name] = value
     return data
 
@@ -117,6 +149,20 @@ def _str(value: Any) -> str:
     return value
 
 
+def _snapshot(value: Any) -> RoomSnapshot | None:
+    if value is None:
+        return None
+    if not isinstance(value, dict) or not isinstance(value.get("room"), dict):
+        raise BadEvent("a room snapshot is an object with the room")
+    room, members = value["room"], value.get("members")
+    seats = room.get("seats")
+    if not (isinstance(seats, list) and all(isinstance(s, dict) and isinstance(s.get("online"), bool) for s in seats)):
+        raise BadEvent("a room snapshot's seats are objects that say who is online")
+    if not isinstance(members, list) or len(members) != len(seats):
+        raise BadEvent("a room snapshot names each seat's member")
+    return RoomSnapshot(room, _int(value.get("version")), [_int(m, optional=True) for m in members])
+
+
 def decode(data: Any) -> Event:
     """An event from its JSON; raises :class:`BadEvent` for anything else."""
     if not isinstance(data, dict):
@@ -127,7 +173,7 @@ def decode(data: Any) -> Event:
         game, seq = _int(data.get("game")), _int(data.get("seq"))
         return StateEvent(room, game, seq, moves if isinstance(moves, list) else None)
     if kind == "room":
-        return RoomEvent(room)
+        return RoomEvent(room, _snapshot(data.get("snapshot")))
     if kind == "chat":
         chat = data.get("chat")
         if not isinstance(chat, dict):
@@ -138,7 +184,7 @@ def decode(data: Any) -> Event:
     if kind == "seats":
         return SeatsEvent(room, _int(data.get("game"), optional=True))
     if kind == "started":
-        return StartedEvent(room, _int(data.get("game")))
+        return StartedEvent(room, _int(data.get("game")), _snapshot(data.get("snapshot")))
     if kind == "kicked":
         return KickedEvent(room, _int(data.get("member")), _str(data.get("message", "")))
     if kind == "closed":

@@ -686,7 +686,7 @@ INSERT_MOVES = insert(MOVES)
 FINISH_ROOM = (
     update(ROOMS)
     .where(ROOMS.c.id == bindparam("b_room"), ROOMS.c.current_game_id == bindparam("b_game"))
-    .values(status=RoomStatus.FINISHED, updated_at=bindparam("b_now"))
+    .values(status=RoomStatus.FINISHED, updated_at=bindparam("b_now"), version=ROOMS.c.version + 1)
 )
 _GAME_UPDATES: dict[tuple[str, ...], Update] = {}
 

@@ -32,6 +32,7 @@ from .events import (
     HostEvent,
     KickedEvent,
     RoomEvent,
+    RoomSnapshot,
     SeatsEvent,
     StartedEvent,
     StateEvent,
@@ -47,6 +48,7 @@ PRESENCE_TTL = 30.0  # seconds a process's presence entries live without a refre
 PRESENCE_REFRESH = 10.0
 REDIS_CONNECTIONS = 64  # per process
 REDIS_WAIT = 10.0  # seconds a command may wait for a free connection
+MESSAGE_EVENTS = 256  # events one bus message holds at most
 
 
 class TokenBucket:
@@ -178,8 +180,10 @@ class Hub:
         self.rooms: dict[str, set[Connection]] = {}
         # members online through other processes, by room (kept by RedisBus)
         self.remote_online: dict[str, set[int]] = {}
-        # builds the public room snapshot for ``room`` frames (set by the app)
-        self.room_snapshot: Callable[[str], Awaitable[dict[str, Any] | None]] | None = None
+        # reads the room snapshot for ``room`` frames from the database (set by the app)
+        self.room_snapshot: Callable[[str], Awaitable[RoomSnapshot | None]] | None = None
+        # the version of the last room snapshot sent, by room with connections here
+        self.room_versions: dict[str, int] = {}
         # ``you`` of every person in a room, by member id, from the database (set by the app)
         self.identities: Callable[[str], Awaitable[dict[int, dict[str, Any]]]] | None = None
 
@@ -192,6 +196,7 @@ class Hub:
             conns.discard(conn)
             if not conns:
                 del self.rooms[conn.room_id]
+                self.room_versions.pop(conn.room_id, None)
 
     def connections(self) -> list[Connection]:
         return [conn for conns in self.rooms.values() for conn in conns]
@@ -271,8 +276,8 @@ class Hub:
         match event:
             case StateEvent(game=game, seq=seq, moves=moves):
                 self.fan_out_state(await self.games.apply_published(game, seq, moves))
-            case RoomEvent():
-                await self._send_room(room_id)
+            case RoomEvent(snapshot=snap):
+                await self._send_room(room_id, snap)
             case ChatEvent(chat=chat):
                 self.fan_out(room_id, {"type": "chat", **chat})
             case HostEvent(member=member, message=message):
@@ -280,11 +285,11 @@ class Hub:
             case SeatsEvent():
                 if self.identities is not None:
                     await self._tell_identities(room_id)
-            case StartedEvent(game=game):
+            case StartedEvent(game=game, snapshot=snap):
                 # the seats, the room, the first state: the frames three events used to send
                 live = await self.games.get(game)
                 self._tell_seats(room_id, live)
-                await self._send_room(room_id)
+                await self._send_room(room_id, snap)
                 self.fan_out_state(live)
             case KickedEvent(member=member, message=message):
                 for conn in list(self.rooms.get(room_id, ())):
@@ -296,11 +301,17 @@ class Hub:
                     conn.send_json({"type": "closed", "message": message})
                     conn.finish()
 
-    async def _send_room(self, room_id: str) -> None:
-        if self.room_snapshot is not None:
+    async def _send_room(self, room_id: str, snap: RoomSnapshot | None) -> None:
+        """A ``room`` frame to every connection of the room: from ``snap``, the snapshot the
+        event carries, or one read here. Events from two processes can arrive in the other
+        order than their changes were made: a snapshot older than the last one sent here is
+        dropped, and who is online is as this process knows it now."""
+        if snap is None and self.room_snapshot is not None:
             snap = await self.room_snapshot(room_id)
-            if snap is not None:
-                self.fan_out(room_id, {"type": "room", "room": snap})
+        if snap is None or room_id not in self.rooms or snap.version < self.room_versions.get(room_id, 0):
+            return
+        self.room_versions[room_id] = snap.version
+        self.fan_out(room_id, {"type": "room", "room": snap.for_online(self.online_members(room_id))})
 
     def _tell_seats(self, room_id: str, live: LiveGame) -> None:
         """A game began: each connection is told its member's seat in it, if that is not the
@@ -390,16 +401,32 @@ class RedisBus(Bus):
         self._refresh_task: asyncio.Task[None] | None = None
         self._written: dict[str, set[int]] = {}  # room -> member ids this process wrote
         self._deliveries: set[asyncio.Task[None]] = set()  # state events being delivered
+        self._outbox: list[dict[str, Any]] = []  # events published here, not yet sent to Redis
+        self._sender: asyncio.Task[None] | None = None  # sends the outbox while it holds any
 
     async def publish(self, event: Event) -> None:
         if isinstance(event, RoomEvent | StartedEvent):
             await self._presence(event.room)
         await self.hub.handle(event)
+        self._outbox.append(encode(event))
+        if self._sender is None:
+            self._sender = asyncio.create_task(self._send())
+
+    async def _send(self) -> None:
+        """Publish the outbox, in order, as few messages as it takes: the events that come
+        while one message is on its way (the moves of one group commit, say) go in the next.
+        One message a move cost each process a Redis round trip per move to send, and every
+        other process a message per move to read."""
         try:
-            message = {"origin": self.origin, "sent": time.time(), **encode(event)}
-            await self.redis.publish(self.channel, json.dumps(message))
-        except Exception:  # other processes resync from the database on the next event
-            log.exception("redis publish failed")
+            while self._outbox:
+                events, self._outbox = self._outbox[:MESSAGE_EVENTS], self._outbox[MESSAGE_EVENTS:]
+                try:
+                    message = {"origin": self.origin, "sent": time.time(), "events": events}
+                    await self.redis.publish(self.channel, json.dumps(message, separators=(",", ":")))
+                except Exception:  # other processes resync from the database on the next event
+                    log.exception("redis publish failed")
+        finally:
+            self._sender = None
 
     async def start(self) -> None:
         self._task = asyncio.create_task(self._listen())
@@ -468,29 +495,36 @@ class RedisBus(Bus):
                     if message.get("type") != "message":
                         continue
                     data = json.loads(message["data"])
-                    if not isinstance(data, dict) or data.pop("origin", None) == self.origin:
+                    if not isinstance(data, dict) or data.get("origin") == self.origin:
                         continue
-                    sent = data.pop("sent", None)
+                    sent = data.get("sent")
                     if isinstance(sent, int | float):
                         metrics.REDIS_LAG_SECONDS.observe(max(0.0, time.time() - sent))
-                    try:
-                        event = decode(data)
-                    except BadEvent as e:
-                        log.error("not an event on the bus: %s", e)
-                        continue
-                    if isinstance(event, StateEvent):
-                        # each may read new moves from the database first: let those reads
-                        # overlap (a late one finds its seq already sent and sends nothing)
-                        task = asyncio.create_task(self._deliver(event))
-                        self._deliveries.add(task)
-                        task.add_done_callback(self._deliveries.discard)
-                    else:
-                        await self._deliver(event)
+                    events = data.get("events")
+                    # a message of one event, not a list: sent by a process of a release before
+                    # messages held several (a rolling deploy runs both for a while)
+                    for item in events if isinstance(events, list) else [data]:
+                        await self._receive(item)
             except asyncio.CancelledError:
                 raise
             except Exception:
                 log.exception("redis subscription lost; reconnecting")
                 await asyncio.sleep(1)
+
+    async def _receive(self, data: Any) -> None:
+        try:
+            event = decode(data)
+        except BadEvent as e:
+            log.error("not an event on the bus: %s", e)
+            return
+        if isinstance(event, StateEvent):
+            # each may read new moves from the database first: let those reads overlap (a
+            # late one finds its seq already sent and sends nothing)
+            task = asyncio.create_task(self._deliver(event))
+            self._deliveries.add(task)
+            task.add_done_callback(self._deliveries.discard)
+        else:
+            await self._deliver(event)
 
     async def _deliver(self, event: Event) -> None:
         try:
@@ -501,6 +535,9 @@ class RedisBus(Bus):
             log.exception("could not deliver %r", event)
 
     async def stop(self) -> None:
+        if self._sender is not None:  # what this process published still goes out
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(asyncio.shield(self._sender), REDIS_WAIT)
         for delivery in list(self._deliveries):
             delivery.cancel()
         for task in (self._task, self._refresh_task):

@@ -27,6 +27,7 @@ from ...db import ChatMessage, Game, GameSeat, Member, Room, RoomStatus
 from ...engines import ENGINES, Engine, IllegalAction, get_engine
 from ..edge import FORBIDDEN_TEXT, BadInput, check_value
 from ..errors import ApiError
+from ..play.events import RoomSnapshot
 
 NAME_MAX = 32
 CHAT_MAX = 300
@@ -219,7 +220,14 @@ class RoomService:
         return list(rows.scalars())
 
     async def snapshot(self, room: Room, online: set[int] | None = None) -> dict[str, Any]:
-        """The room as every member may see it."""
+        """The room as every member may see it, with ``online`` the members connected now."""
+        return (await self.read_snapshot(room)).for_online(online or set())
+
+    async def read_snapshot(self, room: Room) -> RoomSnapshot:
+        """The room as every member may see it, but for who is online (see RoomSnapshot).
+        Its version is the one ``room`` was loaded with, so a room read in this session
+        before anything else carries at most the version of what the queries here see."""
+        version = room.version
         engine = get_engine(room.game)
         spectators = await self.s.scalar(
             select(func.count())
@@ -231,33 +239,35 @@ class RoomService:
         if game is not None and room.status != RoomStatus.LOBBY:
             # once the game runs, its seat list is the truth (kicked players became bots, a
             # bot stands in for those away)
+            members = [s.get("member_id") for s in game.seats]
             seats = [
                 {
                     **entry,
                     "away": bool(s.get("away")),
-                    "online": (s.get("bot") is not None and not s.get("away"))
-                    or s.get("member_id") in (online or set()),
+                    "online": s.get("bot") is not None and not s.get("away"),
                     "host": s.get("member_id") == room.host_member_id,
                 }
                 for entry, s in zip(seat_entries(game, member_ids=False), game.seats, strict=True)
             ]
         else:
+            seated = await self.seated(room.id)
+            members = [m.id for m in seated]
             seats = [
                 {
                     "seat": m.seat,
                     "name": m.name,
                     "bot": m.bot,
                     "away": False,
-                    "online": m.bot is not None or m.id in (online or set()),
+                    "online": m.bot is not None,
                     "host": m.id == room.host_member_id,
                 }
-                for m in await self.seated(room.id)
+                for m in seated
             ]
         lo, hi = engine.player_range(room.options)
         # free-form options can fix the deal (a bag order, a deck, identities): never show
         # them to the table, only that they are set
         secret = {o.name for o in engine.info.options if o.kind == "json"}
-        return {
+        public = {
             "id": room.id,
             "game": room.game,
             "title": engine.info.title,
@@ -274,6 +284,7 @@ class RoomService:
             "result": game.result if game is not None else None,
             "invite_path": f"/join/{room.invite}",
         }
+        return RoomSnapshot(public, version, members)
 
     async def summary(self, room: Room) -> dict[str, Any]:
         """What a newcomer may know before joining: the game, the host's name, how full it is.

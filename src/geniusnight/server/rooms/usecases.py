@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...db import Game, Member, Room, RoomStatus
 from ..errors import ApiError
+from ..play.events import RoomSnapshot
 from ..play.games import LiveGame
 from .service import RoomService, chat_json
 
@@ -77,12 +78,18 @@ class RoomUseCases:
 
     async def snapshot(self, room_id: str) -> dict[str, Any] | None:
         """The room as every member sees it (None: no such room, or it was closed)."""
+        snap = await self.read_snapshot(room_id)
+        return snap.for_online(self.services.hub.online_members(room_id)) if snap is not None else None
+
+    async def read_snapshot(self, room_id: str) -> RoomSnapshot | None:
+        """The room as every member sees it, but for who is online, read in a session of its
+        own: the room's row (and its version) first (None: no such room, or it was closed)."""
         async with self._rooms() as svc:
             try:
                 room = await svc.room(room_id)
             except ApiError:
                 return None
-            return await svc.snapshot(room, self.services.hub.online_members(room_id))
+            return await svc.read_snapshot(room)
 
     async def identities(self, room_id: str) -> dict[int, dict[str, Any]]:
         async with self._rooms() as svc:
