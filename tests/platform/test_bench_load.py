@@ -30,3 +30,23 @@ def test_bench_load_plays_real_games_and_reports_every_figure(tmp_path: Path, ex
         assert ours["moves_per_second"] < 60  # the rooms keep to the offered pace
     else:
         assert report["bare"]["moves_per_second"] > 0 and report["ratio_to_bare"] > 0
+
+
+@pytest.mark.parametrize("affinity", [[], ["--room-affinity"]], ids=["spread", "room-affinity"])
+def test_bench_load_runs_two_processes_on_postgres_and_redis(tmp_path: Path, affinity: list[str]) -> None:
+    import os
+
+    pg, redis = os.environ.get("GENIUSNIGHT_TEST_POSTGRES_URL"), os.environ.get("GENIUSNIGHT_TEST_REDIS_URL")
+    if not (pg and redis):
+        pytest.skip("GENIUSNIGHT_TEST_POSTGRES_URL / _REDIS_URL not set")
+    pg = "postgresql+asyncpg://" + pg.split("://", 1)[1]
+    out = tmp_path / "report.json"
+    cmd = [sys.executable, "-m", "geniusnight.cli", "bench", "load", "--game", "count21", "--rooms", "4"]
+    cmd += ["--clients", "2", "--duration", "2", "--ramp", "0.3", "--idle", "0", "--no-bare", "--json", str(out)]
+    cmd += ["--processes", "2", "--database-url", pg, "--redis-url", redis, *affinity]
+    result = subprocess.run(cmd, cwd=tmp_path, capture_output=True, text=True, timeout=180)
+    assert result.returncode == 0, result.stdout + result.stderr
+    report = json.loads(out.read_text())
+    assert report["processes"] == 2 and report["room_affinity"] == bool(affinity)
+    assert report["ours"]["errors"] == 0 and report["ours"]["moves"] > 0
+    assert len(report["ours"]["server"]["cpu_percent"]) == 2 and report["ours"]["cpu_ms_per_move"] > 0

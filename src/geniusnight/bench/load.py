@@ -309,9 +309,10 @@ async def _play_room(
         http.cookies.clear()
         host = {"Authorization": f"Bearer {tokens[0]}"}
         admin = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
-        # each client on the server its seat number picks: a room's clients span the processes
+        # each client on the server its seat number picks, so a room's clients span the
+        # processes; or, with --room-affinity, all on the room's own (as deploy/nginx.conf routes)
         for j in range(k):
-            ws_base = bases[(index + j) % len(bases)].replace("http://", "ws://")
+            ws_base = bases[(index + (0 if args.room_affinity else j)) % len(bases)].replace("http://", "ws://")
             ws = await websockets.connect(f"{ws_base}/ws/{room_id}", max_size=1 << 22, compression=None)
             hello = {"type": "hello", "token": tokens[j], "seq": None, "patches": args.patches}
             await ws.send(json.dumps(hello))
@@ -626,6 +627,7 @@ def bench(args: argparse.Namespace) -> dict[str, Any]:
         "duration_s": args.duration,
         "rate": args.rate,
         "processes": args.processes,
+        "room_affinity": args.room_affinity,
         "client_procs": args.client_procs,
         "patches": args.patches,
     }
@@ -706,6 +708,7 @@ def summary(report: dict[str, Any]) -> str:
         f"game {report['game']}, {report['rooms']} rooms x {report['clients']} clients, "
         f"{report.get('database', 'target')} x {report['processes']} process(es)"
         + (", redis" if report.get("redis") else "")
+        + (", rooms kept on one process" if report.get("room_affinity") and report["processes"] > 1 else "")
         + (f", offered {report['rate']:g} moves/s" if report.get("rate") else ", closed loop"),
         f"  ours: {ours['moves_per_second']:.0f} moves/s ({ours['moves']} moves, {ours['games']} games), "
         f"latency p50 {ours['latency_ms']['p50']} ms p95 {ours['latency_ms']['p95']} ms "
@@ -773,6 +776,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--processes", type=int, default=1, help="server processes to start")
     p.add_argument("--database-url", help="default: a fresh SQLite file; postgresql+asyncpg://... makes a fresh db")
     p.add_argument("--redis-url", help="redis://... (needed for more than one process)")
+    p.add_argument(
+        "--room-affinity",
+        action="store_true",
+        help="with several processes, a room's clients all on one (default: spread over them, the worst case)",
+    )
     p.add_argument("--target", help="comma-separated base URLs of running servers (admin token: see docs)")
     p.add_argument("--server-pid", help="comma-separated PIDs of --target servers, for CPU/RSS")
     p.add_argument("--client-procs", type=int, default=1, help="client processes")
