@@ -145,3 +145,24 @@ async def test_what_a_stopping_process_published_still_reaches_the_others() -> N
         assert mine(receiver_hub, room) == [ChatEvent(room, {"text": "last words"})]
     finally:
         await receiver.stop()
+
+
+async def test_the_outbox_stays_bounded_while_redis_takes_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    from .test_scale_multiprocess import _redis_url
+
+    monkeypatch.setattr(realtime, "MAX_OUTBOX", 10)
+    sender_hub = Recorder()
+    sender = RedisBus(sender_hub, _redis_url())  # type: ignore[arg-type]
+    stuck = asyncio.Event()
+
+    async def never(*args: Any) -> None:
+        await stuck.wait()
+
+    monkeypatch.setattr(sender.redis, "publish", never)
+    try:
+        for i in range(35):
+            await sender.publish(ChatEvent("r", {"text": str(i)}))
+        assert len(sender._outbox) <= 10 and len(sender_hub.events) == 35  # delivered here all the same
+    finally:
+        stuck.set()
+        await sender.stop()

@@ -49,6 +49,7 @@ PRESENCE_REFRESH = 10.0
 REDIS_CONNECTIONS = 64  # per process
 REDIS_WAIT = 10.0  # seconds a command may wait for a free connection
 MESSAGE_EVENTS = 256  # events one bus message holds at most
+MAX_OUTBOX = 100_000  # events waiting for Redis before they are dropped (memory stays bounded)
 
 
 class TokenBucket:
@@ -408,6 +409,9 @@ class RedisBus(Bus):
         if isinstance(event, RoomEvent | StartedEvent):
             await self._presence(event.room)
         await self.hub.handle(event)
+        if len(self._outbox) >= MAX_OUTBOX:  # Redis has not taken a message for a long while
+            log.error("redis outbox full: dropping %d events (other processes resync by seq)", len(self._outbox))
+            self._outbox.clear()
         self._outbox.append(encode(event))
         if self._sender is None:
             self._sender = asyncio.create_task(self._send())
