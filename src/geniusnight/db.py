@@ -480,7 +480,8 @@ def make_engine(url: str, writer: OneWriter | None = None) -> AsyncEngine:
 
 # A pooled PostgreSQL connection unused this long is pinged before it is handed out; one the
 # pool handed back more recently is not. SQLAlchemy's pool_pre_ping pings on every checkout:
-# three round trips (begin, ";", rollback) for each commit, a tenth of a busy process's CPU.
+# three round trips (begin, ";", rollback) before each commit and each read, 7-9 % of a busy
+# process's CPU (docs/benchmarks.md, "Pings, and room snapshots passed between processes").
 PING_AFTER_IDLE = 5.0  # seconds
 
 
