@@ -195,8 +195,9 @@ def bump_room_versions(session: Session, flush_context: Any, instances: Any) -> 
     The version is read first of all when a room's snapshot is built, so a snapshot carries
     at most the version of what it shows (docs/deploy.md, "How the processes cooperate"). Rows a
     flush inserts with their room start at version 0; a room the flush deletes needs none."""
-    touched = {o.room_id for o in (*session.new, *session.dirty, *session.deleted) if isinstance(o, Member | Game)}
-    touched |= {o.id for o in session.dirty if isinstance(o, Room)}
+    dirty = session.dirty  # built anew from the identity map at each access: once here
+    touched = {o.room_id for o in (*session.new, *dirty, *session.deleted) if isinstance(o, Member | Game)}
+    touched |= {o.id for o in dirty if isinstance(o, Room)}
     bumped: set[str] = session.info.setdefault("rooms_bumped", set())
     touched -= bumped
     if touched:
