@@ -1,18 +1,21 @@
-"""Test helpers importable from any test module: free ports, real server processes and a
-clock the test moves by hand."""
+"""Test helpers importable from any test module: free ports, real server processes, a
+clock the test moves by hand, and a wait for something to happen."""
 
 from __future__ import annotations
 
 import asyncio
 import heapq
+import inspect
 import itertools
 import os
 import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import httpx
 
@@ -142,3 +145,13 @@ async def start_game(client: httpx.AsyncClient, target: int = 21) -> int:
     client.cookies.clear()
     auth = {"Authorization": f"Bearer {host['token']}"}
     return int((await client.post(f"/api/rooms/{host['room_id']}/start", headers=auth)).json()["game_id"])
+
+
+async def until(check: Callable[[], Any], seconds: float = 3.0) -> None:
+    """Wait until ``check()`` (a value, or an awaitable one) is true; fail after ``seconds``."""
+    for _ in range(int(seconds / 0.01)):
+        result = check()
+        if await result if inspect.isawaitable(result) else result:
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("never happened")

@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 
 from inprocess import Served, serve
-from support import FakeClock
+from support import FakeClock, until
 from wsclient import Player
 
 AWAY = 60.0
@@ -37,14 +37,6 @@ async def room_with(srv: Served, names: list[str]) -> tuple[str, str, list[dict[
 
 async def host_of(srv: Served, rid: str, token: str) -> bool:
     return bool((await call(srv, "GET", f"/api/rooms/{rid}", token)).json()["you"]["host"])
-
-
-async def until(check: Any) -> None:
-    for _ in range(300):
-        if await check():
-            return
-        await asyncio.sleep(0.01)
-    raise AssertionError("never happened")
 
 
 async def test_a_host_who_leaves_hands_the_role_to_the_longest_standing_connected_member(any_db_url: str) -> None:

@@ -15,6 +15,7 @@ import pytest
 from geniusnight.server.play import realtime
 from geniusnight.server.play.events import ChatEvent, Event
 from geniusnight.server.play.realtime import RedisBus
+from support import until
 
 REDIS = os.environ.get("GENIUSNIGHT_TEST_REDIS_URL")
 pytestmark = pytest.mark.skipif(not REDIS, reason="GENIUSNIGHT_TEST_REDIS_URL not set")
@@ -82,10 +83,7 @@ async def test_events_published_together_go_out_in_few_messages_in_their_order()
         await asyncio.sleep(0.3)
         events = [ChatEvent(room, {"text": str(i)}) for i in range(600)]
         await asyncio.gather(*(sender.publish(e) for e in events))
-        for _ in range(200):
-            if len(mine(receiver_hub, room)) == len(events):
-                break
-            await asyncio.sleep(0.05)
+        await until(lambda: len(mine(receiver_hub, room)) == len(events), seconds=10)
         assert mine(receiver_hub, room) == sender_hub.events  # every one, in the order published
         messages = 0
         for _ in range(50):
@@ -115,10 +113,7 @@ async def test_a_message_of_one_event_from_an_older_release_is_delivered() -> No
         await asyncio.sleep(0.3)
         old = {"origin": "another", "sent": time.time(), "kind": "chat", "room": room, "chat": {"text": "hi"}}
         await receiver.redis.publish(receiver.channel, json.dumps(old))
-        for _ in range(100):
-            if mine(receiver_hub, room):
-                break
-            await asyncio.sleep(0.02)
+        await until(lambda: mine(receiver_hub, room), seconds=2)
         assert mine(receiver_hub, room) == [ChatEvent(room, {"text": "hi"})]
     finally:
         await receiver.stop()
@@ -138,10 +133,7 @@ async def test_what_a_stopping_process_published_still_reaches_the_others() -> N
         await asyncio.sleep(0.3)
         await sender.publish(ChatEvent(room, {"text": "last words"}))
         await sender.stop()  # at once, before the outbox had a turn of the loop
-        for _ in range(100):
-            if mine(receiver_hub, room):
-                break
-            await asyncio.sleep(0.02)
+        await until(lambda: mine(receiver_hub, room), seconds=2)
         assert mine(receiver_hub, room) == [ChatEvent(room, {"text": "last words"})]
     finally:
         await receiver.stop()
