@@ -1,5 +1,9 @@
 """FastAPI dependencies: the process's services and room use cases, a DB session, the
-caller's seat token."""
+caller's seat token.
+
+Every dependency is ``async def``, even one that awaits nothing: FastAPI runs a plain
+``def`` dependency in its thread pool, a trip to a worker thread and back through the
+event loop on every request, which on a busy server is a wait of a whole loop iteration."""
 
 from __future__ import annotations
 
@@ -26,9 +30,6 @@ def get_services(request: Request) -> Services:
     return request.app.state.services
 
 
-ServicesDep = Annotated["Services", Depends(get_services)]
-
-
 async def get_session(request: Request) -> AsyncIterator[AsyncSession]:
     async with get_services(request).db.sessions() as s:
         yield s
@@ -45,7 +46,7 @@ async def get_room_service(request: Request, session: SessionDep) -> RoomService
 RoomServiceDep = Annotated[RoomService, Depends(get_room_service)]
 
 
-def get_rooms(request: Request) -> RoomUseCases:
+async def get_rooms(request: Request) -> RoomUseCases:
     return get_services(request).rooms
 
 

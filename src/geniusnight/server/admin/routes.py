@@ -16,7 +16,7 @@ from .service import AdminService
 api = APIRouter(prefix="/api/admin", tags=["admin"])
 
 
-def get_admin(request: Request) -> AdminService:
+async def get_admin(request: Request) -> AdminService:  # async: see deps
     return get_services(request).admin
 
 

@@ -85,11 +85,7 @@ class RoomUseCases:
         """The room as every member sees it, but for who is online, read in a session of its
         own: the room's row (and its version) first (None: no such room, or it was closed)."""
         async with self._rooms() as svc:
-            try:
-                room = await svc.room(room_id)
-            except ApiError:
-                return None
-            return await svc.read_snapshot(room)
+            return await svc.read_snapshot(room_id)
 
     async def identities(self, room_id: str) -> dict[int, dict[str, Any]]:
         async with self._rooms() as svc:
