@@ -23,10 +23,30 @@ from itertools import takewhile
 from operator import eq, is_, truth
 from typing import Any
 
+import orjson
+
 Op = dict[str, Any]
-# what json.dumps(value, separators=(",", ":")) gives, without building an encoder per call
-# (views hold no cycles: nothing to check for); every frame the server sends is encoded so
-encode = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
+# the standard library's compact encoding (views hold no cycles: nothing to check for)
+_encode_json = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
+
+
+def encode(value: Any) -> str:
+    """``value`` as compact JSON text: how every frame the server sends is encoded.
+
+    orjson, 10-60 times faster than the standard library on the games' views and patches
+    (docs/benchmarks.md, "JSON encoding"), and it writes non-ASCII text as UTF-8 rather than
+    as escapes. What orjson refuses (an integer past 64 bits, a lone surrogate: the edge
+    lets neither in) the standard library still encodes.
+
+    >>> encode({"a": [1, 2.5, None, True], 1: "é"})
+    '{"a":[1,2.5,null,true],"1":"é"}'
+    """
+    try:
+        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+    except TypeError:  # orjson.JSONEncodeError is one
+        return _encode_json(value)
+
+
 SLIDE = 4  # a list window may drop this many items at its front and still be one shift
 
 

@@ -40,6 +40,7 @@ from .events import (
     encode,
 )
 from .games import GameService, LiveGame
+from .patches import encode as encode_json
 
 log = logging.getLogger(__name__)
 
@@ -98,7 +99,7 @@ class Connection:
     _wake: asyncio.Future[None] | None = None  # set while the writer waits for frames
 
     def send_json(self, payload: dict[str, Any]) -> None:
-        self.send_text(json.dumps(payload, separators=(",", ":")))
+        self.send_text(encode_json(payload))
 
     def send_text(self, text: str) -> None:
         if self.closed:
@@ -256,7 +257,7 @@ class Hub:
             self.send_update(conn, live)
 
     def fan_out(self, room_id: str, payload: dict[str, Any]) -> None:
-        text = json.dumps(payload, separators=(",", ":"))
+        text = encode_json(payload)
         for conn in list(self.rooms.get(room_id, ())):
             conn.send_text(text)
 
@@ -426,7 +427,7 @@ class RedisBus(Bus):
                 events, self._outbox = self._outbox[:MESSAGE_EVENTS], self._outbox[MESSAGE_EVENTS:]
                 try:
                     message = {"origin": self.origin, "sent": time.time(), "events": events}
-                    await self.redis.publish(self.channel, json.dumps(message, separators=(",", ":")))
+                    await self.redis.publish(self.channel, encode_json(message))
                 except Exception:  # other processes resync from the database on the next event
                     log.exception("redis publish failed")
         finally:
