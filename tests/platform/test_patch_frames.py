@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from geniusnight.cli import db_upgrade
 from geniusnight.engines import get_engine
 from geniusnight.server.play.games import LiveGame
-from geniusnight.server.play.patches import apply_patch, diff
+from geniusnight.server.play.patches import History, apply_patch, diff
 from support import ServerProcess
 from wsclient import Player, host_post, join, make_room
 
@@ -289,3 +289,33 @@ async def test_a_reconnect_past_the_kept_steps_gets_a_full_state(tmp_path: Path)
             await player.close()
     finally:
         srv.stop()
+
+
+@settings(max_examples=50, deadline=None)
+@given(
+    views=st.lists(st.dictionaries(st.text("ab", max_size=2), json_values, max_size=4), min_size=2, max_size=8),
+    gives=st.lists(st.booleans(), min_size=8, max_size=8),
+)
+def test_history_diffs_the_shared_views_where_the_engine_gives_no_operations(
+    views: list[dict[str, Any]], gives: list[bool]
+) -> None:
+    """An engine's ``shared_view_ops`` may give up (None) on any step; the history then
+    diffs the two shared views, building the older one again when the step before took
+    the engine's operations and built none."""
+    built: list[int] = []
+
+    def shared_view(state: int) -> dict[str, Any]:
+        built.append(state)
+        return views[state]
+
+    def shared_view_ops(old: int, new: int) -> list[dict[str, Any]] | None:
+        return diff(views[old], views[new]) if gives[new] else None
+
+    history = History(KEEP, shared_view, shared_view_ops)
+    for seq in range(len(views)):
+        history.advance(seq, seq, {})
+    held = views[0]
+    for step in history.chain(0) or []:
+        held = apply_patch(held, json.loads(f"[{step.ops_text(None)}]"))
+    assert canonical(held) == canonical(views[-1])
+    assert all(gives[s] for s in range(1, len(views)) if s not in built)  # built only when diffed

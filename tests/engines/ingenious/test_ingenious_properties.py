@@ -17,6 +17,7 @@ import hidden_info
 from geniusnight.engines.base import IllegalAction, Rng
 from geniusnight.engines.ingenious import ENGINE as E
 from geniusnight.engines.ingenious.rules import FULL_SET_COUNTS, State, count_empty_pairs
+from geniusnight.server.play.patches import apply_patch
 
 EXAMPLES = int(os.environ.get("INGENIOUS_PROPERTY_EXAMPLES", "15"))
 SETTINGS = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -149,3 +150,28 @@ def test_every_legal_action_is_accepted_and_nothing_else_at_the_start() -> None:
     legal = E.legal_actions(s, 0)
     assert legal and all(isinstance(E.apply(s, 0, a), State) for a in legal[::5])
     assert E.legal_actions(s, 1) == []
+
+
+@SETTINGS
+@given(game=GAMES, seed=st.integers(0, 2**40), bots=BOTS, gap=st.integers(1, 8))
+def test_shared_view_ops_take_the_shared_view_to_any_later_positions(
+    game: tuple[str, int], seed: int, bots: list[str], gap: int
+) -> None:
+    """The server sends ``E.shared_view_ops(old, new)`` instead of diffing the two shared
+    views: applied to the old view they must give the new one exactly, one move apart or
+    several (a game whose sockets missed a few fan-outs), and from a state read back from
+    its dump (a process that rebuilt the game)."""
+    variant, players = game
+    _, history = play(variant, players, seed, bots)
+    states = [E.setup(players, {"variant": variant}, seed)]
+    for seat, action in history:
+        states.append(E.apply(states[-1], seat, action))
+    for i, old in enumerate(states):
+        for new in {id(s): s for s in states[i + 1 : i + 2] + states[i + gap : i + gap + 1]}.values():
+            ops = E.shared_view_ops(old, new)
+            assert ops is not None
+            assert apply_patch(E.shared_view(old), ops) == E.shared_view(new)
+        if i % 10 == 0 and i + gap < len(states):
+            loaded = E.load(json.loads(json.dumps(E.dump(old))))
+            ops = E.shared_view_ops(loaded, states[i + gap])
+            assert ops is not None and apply_patch(E.shared_view(old), ops) == E.shared_view(states[i + gap])

@@ -213,6 +213,9 @@ class IngeniousEngine:
     def seat_view(self, state: State, seat: int | None) -> dict[str, Any]:
         return view.seat_view(state, seat)
 
+    def shared_view_ops(self, old: State, new: State) -> list[dict[str, Any]] | None:
+        return view.shared_view_ops(old, new)
+
     # --- persistence ----------------------------------------------------------------------
 
     def import_option(self, name: str, data: bytes, filename: str = "") -> Any:

@@ -29,41 +29,117 @@ PIECES = {radius: Pieces(geom) for radius, geom in GEOMETRIES.items()}
 TILES = [tile_json(code) for code in range(len(COLOURS) ** 2)]  # a tile's code -> its colours
 
 
+def _turn_view(state: State) -> dict[str, Any]:
+    """The shared view's small values: those a move may change, each compared whole by
+    ``shared_view_ops``."""
+    over = state.phase == "over"
+    return {
+        "phase": state.phase,
+        "to_act": sorted(to_act(state)),
+        "over": over,
+        "rack_sizes": [len(r) for r in state.racks],
+        "bag_count": len(state.bag),
+        "turn": state.turn,
+        "placements_left": state.pending if state.phase == "place" else 0,
+        "bonus_pending": max(0, state.pending - 1) if state.phase == "place" else 0,
+        "first_round": (not over) and not state.started[state.turn],
+    }
+
+
 def shared_view(state: State) -> dict[str, Any]:
     geom = GEOMETRIES[state.radius]
     pieces = PIECES[state.radius]
     cells, placed, tiles = pieces.cells, pieces.placed, pieces.tiles
-    board = state.board
     rules = VARIANT[state.variant]
-    over = state.phase == "over"
     v: dict[str, Any] = {
-        "phase": state.phase,
-        "to_act": sorted(to_act(state)),
+        **_turn_view(state),
         "scores": scores(state),
-        "over": over,
         "variant": state.variant,
         "players": state.players,
         "radius": state.radius,
-        "board": [placed[i][k] for i, k in enumerate(board) if k],
+        "board": [placed[i][k] for i, k in enumerate(state.board) if k],
         "starts": pieces.starts,
         "tiles": [tiles[pair] for pair in state.pairs],
-        "rack_sizes": [len(r) for r in state.racks],
-        "bag_count": len(state.bag),
-        "turn": state.turn,
         "cap": rules.cap,
         "bonus_at": list(rules.thresholds),
-        "placements_left": state.pending if state.phase == "place" else 0,
-        "bonus_pending": max(0, state.pending - 1) if state.phase == "place" else 0,
-        "first_round": (not over) and not state.started[state.turn],
-        "free_starts": [cells[c] for c in free_starts(geom, board)],
+        "free_starts": [cells[c] for c in free_starts(geom, state.board)],
         # Events are never changed once logged (see rules._log), so views share them.
         "log": list(state.log),
     }
     if state.variant == "teams":
         v["teams"] = [[0, 2], [1, 3]]
-    if over:
+    if state.phase == "over":
         v["result"] = outcome(state)
     return v
+
+
+def shared_view_ops(old: State, new: State) -> list[dict[str, Any]] | None:
+    """The JSON Patch operations that turn ``shared_view(old)`` into ``shared_view(new)``,
+    for ``new`` a later position of the same game (None otherwise: the server then diffs
+    the two views). Built from what the moves between them changed, without building
+    either view: placed tiles are added to the board where they sort, new events are added
+    to the log (and the oldest dropped, as the log keeps its last ``LOG_LIMIT``), and only
+    the tracks that moved are compared.
+
+    >>> from geniusnight.engines import get_engine
+    >>> engine = get_engine("ingenious")
+    >>> a = engine.setup(2, {}, seed=1)
+    >>> b = engine.apply(a, a.turn, engine.bot_action(a, a.turn, "greedy", 0))
+    >>> [(op["op"], op["path"]) for op in shared_view_ops(a, b)]  # doctest: +NORMALIZE_WHITESPACE
+    [('replace', '/to_act'), ('replace', '/bag_count'), ('replace', '/turn'),
+     ('replace', '/scores/0/red'), ('add', '/board/1'), ('add', '/board/2'), ('add', '/tiles/0'),
+     ('replace', '/free_starts'), ('add', '/log/0')]
+    """
+    n = len(old.pairs)
+    if (old.variant, old.players, old.radius) != (new.variant, new.players, new.radius) or new.pairs[:n] != old.pairs:
+        return None
+    first_old, first_new = old.events - len(old.log), new.events - len(new.log)
+    if new.events < old.events or first_new < first_old:
+        return None
+    ops: list[dict[str, Any]] = []
+    was, now = _turn_view(old), _turn_view(new)
+    for key, value in now.items():
+        if was[key] != value:
+            ops.append({"op": "replace", "path": f"/{key}", "value": value})
+    if old.tracks != new.tracks:
+        for seat in range(new.players):
+            a, b = old.tracks[old.track_index(seat)], new.tracks[new.track_index(seat)]
+            if a != b:
+                ops += [
+                    {"op": "replace", "path": f"/scores/{seat}/{colour}", "value": y}
+                    for colour, x, y in zip(COLOURS, a, b, strict=True)
+                    if x != y
+                ]
+    added = new.pairs[n:]
+    if added:
+        pieces, board = PIECES[new.radius], new.board
+        for cell in sorted(c for pair in added for c in pair):
+            # the board view lists the occupied cells in cell order: this one goes after
+            # the occupied cells before it
+            at = cell - board[:cell].count(0)
+            ops.append({"op": "add", "path": f"/board/{at}", "value": pieces.placed[cell][board[cell]]})
+        ops += [{"op": "add", "path": f"/tiles/{i}", "value": pieces.tiles[pair]} for i, pair in enumerate(added, n)]
+        geom = GEOMETRIES[new.radius]
+        starts = free_starts(geom, new.board)
+        if starts != free_starts(geom, old.board):
+            ops.append({"op": "replace", "path": "/free_starts", "value": [pieces.cells[c] for c in starts]})
+    if new.log is not old.log:
+        dropped = first_new - first_old
+        if dropped and dropped >= len(old.log):
+            ops.append({"op": "replace", "path": "/log", "value": list(new.log)})
+        else:
+            kept = len(old.log) - dropped
+            ops += [{"op": "remove", "path": "/log/0"}] * dropped
+            ops += [{"op": "add", "path": f"/log/{i}", "value": event} for i, event in enumerate(new.log[kept:], kept)]
+    if new.phase == "over":
+        result = outcome(new)
+        if old.phase != "over":
+            ops.append({"op": "add", "path": "/result", "value": result})
+        elif outcome(old) != result:
+            ops.append({"op": "replace", "path": "/result", "value": result})
+    elif old.phase == "over":
+        ops.append({"op": "remove", "path": "/result"})
+    return ops
 
 
 def seat_view(state: State, seat: int | None) -> dict[str, Any]:

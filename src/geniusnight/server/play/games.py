@@ -131,11 +131,12 @@ class LiveGame:
         seq). It keeps the last ``keep`` steps."""
         history = self.history
         if history is None:
-            history = self.history = History(keep)
+            engine = self.engine
+            history = self.history = History(keep, engine.shared_view, getattr(engine, "shared_view_ops", None))
         if history.seq != self.seq:
             seats: list[int | None] = [*range(self.players), None]
             own = {s: self.engine.seat_view(self.state, s) for s in seats}
-            history.advance(self.seq, self.engine.shared_view(self.state), own)
+            history.advance(self.seq, self.state, own)
         return history
 
     def patch_texts(self, seat: int | None, base: int, keep: int) -> list[str] | None:

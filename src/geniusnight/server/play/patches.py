@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from itertools import takewhile
@@ -283,30 +284,49 @@ class Step:
 
 
 class History:
-    """The last views a game's connections were sent, by seat, and the steps between them.
+    """The last position a game's connections were sent views of, each seat's own part of
+    them, and the steps since.
 
-    ``advance`` is called with each new seq's views; ``chain(base)`` is the steps from a
-    client's ``base`` to now, or None when they are no longer kept (the client gets a full
-    ``state`` instead)."""
+    ``advance`` is called with each new seq's state and own views; ``chain(base)`` is the
+    steps from a client's ``base`` to now, or None when they are no longer kept (the client
+    gets a full ``state`` instead). The shared part's operations come from the engine when
+    it gives them (``Engine.shared_view_ops``): then neither shared view is built. Else the
+    two shared views are diffed (the last one is kept for the next step)."""
 
-    def __init__(self, keep: int) -> None:
+    def __init__(
+        self,
+        keep: int,
+        shared_view: Callable[[Any], dict[str, Any]],
+        shared_view_ops: Callable[[Any, Any], list[Op] | None] | None = None,
+    ) -> None:
         self.seq: int | None = None
-        self.shared: dict[str, Any] = {}
+        self.state: Any = None
         self.own: dict[int | None, dict[str, Any]] = {}
         self.steps: deque[Step] = deque(maxlen=keep)
+        self._shared_view = shared_view
+        self._shared_view_ops = shared_view_ops
+        self._shared: dict[str, Any] | None = None  # shared_view(state), once it was built
 
-    def advance(self, seq: int, shared: dict[str, Any], own: dict[int | None, dict[str, Any]]) -> None:
+    def advance(self, seq: int, state: Any, own: dict[int | None, dict[str, Any]]) -> None:
         if self.seq is not None and seq > self.seq:
             own_texts = {}
             for seat, view in own.items():
                 ops = diff(self.own.get(seat, {}), view)
                 if ops:
                     own_texts[seat] = encode(ops)[1:-1]
-            shared_ops = diff(self.shared, shared)
+            shared_ops = self._shared_view_ops(self.state, state) if self._shared_view_ops is not None else None
+            shared = None
+            if shared_ops is None:
+                old = self._shared if self._shared is not None else self._shared_view(self.state)
+                shared = self._shared_view(state)
+                shared_ops = diff(old, shared)
             self.steps.append(Step(self.seq, seq, encode(shared_ops)[1:-1] if shared_ops else "", own_texts))
-        elif self.seq is not None and seq < self.seq:  # the game was rebuilt from its log
-            self.steps.clear()
-        self.seq, self.shared, self.own = seq, shared, own
+            self._shared = shared
+        else:
+            if self.seq is not None and seq < self.seq:  # the game was rebuilt from its log
+                self.steps.clear()
+            self._shared = None
+        self.seq, self.state, self.own = seq, state, own
 
     def chain(self, base: int) -> list[Step] | None:
         if base == self.seq:
