@@ -53,6 +53,8 @@ def main() -> int:
         "4",
     )
     run("Views: view, view + JSON, deep-copied baseline, per game", PY, "bench/views.py")
+    starts = ["bench/starts.py", "--rooms", "50" if quick else "200"]
+    run("Game starts: the server's CPU per start and per room read", PY, *starts)
     run(
         "Frames: every seat's encoded state frame per seq",
         PY,
