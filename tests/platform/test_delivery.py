@@ -66,6 +66,30 @@ async def test_frames_go_out_in_order_and_a_quiet_connection_lets_its_writer_go(
     assert sock.closed and conn.closed
 
 
+async def test_a_busy_connection_sets_one_quiet_timer_not_one_a_frame(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a timer a frame lived on in the loop's heap, cancelled, for WRITER_LINGER seconds: on a
+    # busy server, tens of thousands of them
+    monkeypatch.setattr(realtime, "WRITER_LINGER", 0.2)
+    loop = asyncio.get_running_loop()
+    timers: list[float] = []
+    call_later = loop.call_later
+
+    def counting(delay: float, callback: Any, *args: Any) -> asyncio.TimerHandle:
+        timers.append(delay)
+        return call_later(delay, callback, *args)
+
+    monkeypatch.setattr(loop, "call_later", counting)
+    sock = Socket()
+    conn = connection(sock)
+    for i in range(50):  # a frame, then the writer waits for the next one
+        conn.send_text(f"f{i}")
+        await settle()
+    assert len(sock.sent) == 50 and len(timers) == 1
+    monkeypatch.setattr(loop, "call_later", call_later)
+    await asyncio.sleep(0.35)  # quiet for longer than WRITER_LINGER: the writer has gone
+    assert conn._writer is None and not sock.closed
+
+
 async def test_a_slow_socket_holds_up_nobody_and_is_dropped_when_far_behind() -> None:
     gate = asyncio.Event()
     slow, fast = Socket(gate), Socket()

@@ -91,6 +91,9 @@ def _diff_list(old: list[Any], new: list[Any], path: str, ops: list[Op]) -> None
     (``difflib``), so that items inserted into or taken from a long list, the usual move, are
     one operation each, not a replace of everything after them."""
     n, m = len(old), len(new)
+    if n == m <= 2:  # whose turn it is, most often: item by item gives what the rest would
+        _pairwise(old, new, 0, path, ops)
+        return
     head = _common_run(old, new)
     if head == n == m:
         return
