@@ -35,9 +35,10 @@ def encode(value: Any) -> str:
     """``value`` as compact JSON text: how every frame the server sends is encoded.
 
     orjson, 10-60 times faster than the standard library on the games' views and patches
-    (docs/benchmarks.md, "JSON encoding"), and it writes non-ASCII text as UTF-8 rather than
-    as escapes. What orjson refuses (an integer past 64 bits, a lone surrogate: the edge
-    lets neither in) the standard library still encodes.
+    (docs/benchmarks.md, "Game starts, frames encoded with orjson, and the shared view's
+    operations"), and it writes non-ASCII text as UTF-8 rather than as escapes. What orjson
+    refuses (an integer past 64 bits, a lone surrogate: the edge lets neither in) the
+    standard library still encodes.
 
     >>> encode({"a": [1, 2.5, None, True], 1: "é"})
     '{"a":[1,2.5,null,true],"1":"é"}'

@@ -270,7 +270,8 @@ class RoomService:
 
         Core statements built once, not the ORM: a snapshot is read at every game's start and
         end and at every connect and disconnect, and through the ORM it cost 3.6 times as
-        much (docs/benchmarks.md, "Game starts")."""
+        much (docs/benchmarks.md, "Game starts, frames encoded with orjson, and the shared
+        view's operations")."""
         conn = await self.s.connection()
         room = (await conn.execute(_SNAPSHOT_ROOM, {"room_id": room_id})).one_or_none()
         if room is None or room.status == RoomStatus.CLOSED:
