@@ -7,7 +7,12 @@ Runs when GENIUSNIGHT_TEST_REDIS_URL is set; fails if that Redis is unreachable.
 from __future__ import annotations
 
 import asyncio
+import json
 import os
+import secrets
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 import pytest
@@ -37,8 +42,11 @@ class Recorder:
         self.events.append(event)
 
 
-async def test_a_burst_larger_than_the_pool_reaches_the_other_process() -> None:
-    from .test_scale_multiprocess import _redis_url  # a fresh database index
+@asynccontextmanager
+async def buses() -> AsyncIterator[tuple[RedisBus, Recorder, RedisBus, Recorder]]:
+    """Two processes' buses on a fresh database index, the receiver subscribed: the sender,
+    its hub, the receiver, its hub. Both are stopped on the way out."""
+    from .test_scale_multiprocess import _redis_url  # here: a test module's tests, imported, would run twice
 
     url = _redis_url()
     sender_hub, receiver_hub = Recorder(), Recorder()
@@ -47,6 +55,14 @@ async def test_a_burst_larger_than_the_pool_reaches_the_other_process() -> None:
     await receiver.start()
     try:
         await asyncio.sleep(0.3)  # subscribed
+        yield sender, sender_hub, receiver, receiver_hub
+    finally:
+        await receiver.stop()
+        await sender.stop()
+
+
+async def test_a_burst_larger_than_the_pool_reaches_the_other_process() -> None:
+    async with buses() as (sender, sender_hub, _, receiver_hub):
         events = [ChatEvent("r", {"text": str(i)}) for i in range(BURST)]
         await asyncio.gather(*(sender.publish(e) for e in events))
         for _ in range(200):
@@ -56,8 +72,6 @@ async def test_a_burst_larger_than_the_pool_reaches_the_other_process() -> None:
         said = [e.chat["text"] for e in receiver_hub.events if isinstance(e, ChatEvent)]
         assert sorted(map(int, said)) == list(range(BURST))
         assert len(sender_hub.events) == BURST  # and the sending process delivered its own
-    finally:
-        await receiver.stop()
         await sender.stop()
 
 
@@ -67,76 +81,42 @@ def mine(hub: Recorder, room: str) -> list[Event]:
 
 
 async def test_events_published_together_go_out_in_few_messages_in_their_order() -> None:
-    import json
-    import secrets
-
-    from .test_scale_multiprocess import _redis_url
-
-    url, room = _redis_url(), secrets.token_hex(6)
-    sender_hub, receiver_hub = Recorder(), Recorder()
-    sender = RedisBus(sender_hub, url)  # type: ignore[arg-type]
-    receiver = RedisBus(receiver_hub, url)  # type: ignore[arg-type]
-    await receiver.start()
-    watch = receiver.redis.pubsub()
-    await watch.subscribe(receiver.channel)
-    try:
-        await asyncio.sleep(0.3)
-        events = [ChatEvent(room, {"text": str(i)}) for i in range(600)]
-        await asyncio.gather(*(sender.publish(e) for e in events))
-        await until(lambda: len(mine(receiver_hub, room)) == len(events), seconds=10)
-        assert mine(receiver_hub, room) == sender_hub.events  # every one, in the order published
-        messages = 0
-        for _ in range(50):
-            got = await watch.get_message(timeout=0.02)
-            if got is not None and got["type"] == "message":
-                messages += json.loads(got["data"]).get("origin") == sender.origin
-        # at most MESSAGE_EVENTS a message; all were published at once, so few messages
-        assert -(-len(events) // realtime.MESSAGE_EVENTS) <= messages <= 10
-    finally:
-        await watch.aclose()
-        await receiver.stop()
-        await sender.stop()
+    room = secrets.token_hex(6)
+    async with buses() as (sender, sender_hub, receiver, receiver_hub):
+        watch = receiver.redis.pubsub()
+        await watch.subscribe(receiver.channel)
+        try:
+            events = [ChatEvent(room, {"text": str(i)}) for i in range(600)]
+            await asyncio.gather(*(sender.publish(e) for e in events))
+            await until(lambda: len(mine(receiver_hub, room)) == len(events), seconds=10)
+            assert mine(receiver_hub, room) == sender_hub.events  # every one, in the order published
+            messages = 0
+            for _ in range(50):
+                got = await watch.get_message(timeout=0.02)
+                if got is not None and got["type"] == "message":
+                    messages += json.loads(got["data"]).get("origin") == sender.origin
+            # at most MESSAGE_EVENTS a message; all were published at once, so few messages
+            assert -(-len(events) // realtime.MESSAGE_EVENTS) <= messages <= 10
+        finally:
+            await watch.aclose()
 
 
 async def test_a_message_of_one_event_from_an_older_release_is_delivered() -> None:
-    import json
-    import secrets
-    import time
-
-    from .test_scale_multiprocess import _redis_url
-
-    url, room = _redis_url(), secrets.token_hex(6)
-    receiver_hub = Recorder()
-    receiver = RedisBus(receiver_hub, url)  # type: ignore[arg-type]
-    await receiver.start()
-    try:
-        await asyncio.sleep(0.3)
+    room = secrets.token_hex(6)
+    async with buses() as (_, _, receiver, receiver_hub):
         old = {"origin": "another", "sent": time.time(), "kind": "chat", "room": room, "chat": {"text": "hi"}}
         await receiver.redis.publish(receiver.channel, json.dumps(old))
         await until(lambda: mine(receiver_hub, room), seconds=2)
         assert mine(receiver_hub, room) == [ChatEvent(room, {"text": "hi"})]
-    finally:
-        await receiver.stop()
 
 
 async def test_what_a_stopping_process_published_still_reaches_the_others() -> None:
-    import secrets
-
-    from .test_scale_multiprocess import _redis_url
-
-    url, room = _redis_url(), secrets.token_hex(6)
-    sender_hub, receiver_hub = Recorder(), Recorder()
-    sender = RedisBus(sender_hub, url)  # type: ignore[arg-type]
-    receiver = RedisBus(receiver_hub, url)  # type: ignore[arg-type]
-    await receiver.start()
-    try:
-        await asyncio.sleep(0.3)
+    room = secrets.token_hex(6)
+    async with buses() as (sender, _, _, receiver_hub):
         await sender.publish(ChatEvent(room, {"text": "last words"}))
         await sender.stop()  # at once, before the outbox had a turn of the loop
         await until(lambda: mine(receiver_hub, room), seconds=2)
         assert mine(receiver_hub, room) == [ChatEvent(room, {"text": "last words"})]
-    finally:
-        await receiver.stop()
 
 
 async def test_the_outbox_stays_bounded_while_redis_takes_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
