@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 def _seat_names(room: Room, game: Game | None, seated: list[Member]) -> list[dict[str, Any]]:
     if game is not None and room.status != RoomStatus.LOBBY:
-        return seat_entries(game)
+        return seat_entries(game.seats)
     return [{"seat": m.seat, "name": m.name, "bot": m.bot, "member_id": m.id} for m in seated]
 
 

@@ -284,14 +284,12 @@ class RoomService:
             members = [s.get("member_id") for s in room.seats]
             seats = [
                 {
-                    "seat": i,
-                    "name": s.get("name"),
-                    "bot": s.get("bot"),
+                    **entry,
                     "away": bool(s.get("away")),
                     "online": s.get("bot") is not None and not s.get("away"),
                     "host": s.get("member_id") == room.host_member_id,
                 }
-                for i, s in enumerate(room.seats)
+                for entry, s in zip(seat_entries(room.seats, member_ids=False), room.seats, strict=True)
             ]
         else:
             seated = (await conn.execute(_SNAPSHOT_SEATED, {"room_id": room_id})).all()
@@ -683,10 +681,11 @@ def _stand_in(engine: str) -> str:
     return get_engine(engine).info.default_bot
 
 
-def seat_entries(game: Game, *, member_ids: bool = True) -> list[dict[str, Any]]:
-    """A game's seats as JSON (seat, name, bot and, for the admin, member_id): shaped here only."""
+def seat_entries(seats: list[dict[str, Any]], *, member_ids: bool = True) -> list[dict[str, Any]]:
+    """A game's seats (``Game.seats``) as JSON (seat, name, bot and, for the admin,
+    member_id): shaped here only."""
     entries = []
-    for i, s in enumerate(game.seats):
+    for i, s in enumerate(seats):
         entry = {"seat": i, "name": s.get("name"), "bot": s.get("bot")}
         if member_ids:
             entry["member_id"] = s.get("member_id")
