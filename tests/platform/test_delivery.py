@@ -17,16 +17,19 @@ from geniusnight.server.play.realtime import Connection
 
 class Socket:
     """Records frames; ``gate`` (when set) holds every send until it opens, like a client
-    whose TCP window is full."""
+    whose TCP window is full; ``pause`` makes every send wait one turn of the loop first."""
 
-    def __init__(self, gate: asyncio.Event | None = None) -> None:
+    def __init__(self, gate: asyncio.Event | None = None, pause: bool = False) -> None:
         self.sent: list[str] = []
         self.closed = False
         self.gate = gate
+        self.pause = pause
 
     async def send_text(self, text: str) -> None:
         if self.gate is not None:
             await self.gate.wait()
+        if self.pause:
+            await asyncio.sleep(0)
         self.sent.append(text)
 
     async def close(self) -> None:
@@ -42,14 +45,24 @@ async def settle() -> None:
         await asyncio.sleep(0)
 
 
+def test_a_frame_a_socket_takes_goes_out_at_once_without_a_task() -> None:
+    # no loop runs here: a send that had to wait, or a task, could not finish
+    sock = Socket()
+    conn = connection(sock)
+    for i in range(3):
+        conn.send_text(f"f{i}")
+    assert sock.sent == ["f0", "f1", "f2"] and conn._writer is None and not conn.backlog
+
+
 async def test_frames_go_out_in_order_and_a_quiet_connection_lets_its_writer_go(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(realtime, "WRITER_LINGER", 0.05)
-    sock = Socket()
+    sock = Socket(pause=True)
     conn = connection(sock)
     for i in range(5):
         conn.send_text(f"f{i}")
+    assert conn._writer is not None and len(conn.backlog) == 4  # the first send waits: the rest queue
     await settle()
     assert sock.sent == ["f0", "f1", "f2", "f3", "f4"]
     assert conn._writer is not None  # a busy connection keeps its writer for the next frames
@@ -66,6 +79,19 @@ async def test_frames_go_out_in_order_and_a_quiet_connection_lets_its_writer_go(
     assert sock.closed and conn.closed
 
 
+async def test_frames_keep_their_order_when_a_send_waits_and_the_socket_then_takes_them_at_once() -> None:
+    gate = asyncio.Event()
+    sock = Socket(gate)
+    conn = connection(sock)
+    conn.send_text("a")  # waits on the gate
+    conn.send_text("b")
+    gate.set()
+    conn.send_text("c")  # queued behind the waiting send, though the socket would take it now
+    await settle()
+    conn.send_text("d")  # all out: at once
+    assert sock.sent == ["a", "b", "c", "d"]
+
+
 async def test_a_busy_connection_sets_one_quiet_timer_not_one_a_frame(monkeypatch: pytest.MonkeyPatch) -> None:
     # a timer a frame lived on in the loop's heap, cancelled, for WRITER_LINGER seconds: on a
     # busy server, tens of thousands of them
@@ -79,7 +105,7 @@ async def test_a_busy_connection_sets_one_quiet_timer_not_one_a_frame(monkeypatc
         return call_later(delay, callback, *args)
 
     monkeypatch.setattr(loop, "call_later", counting)
-    sock = Socket()
+    sock = Socket(pause=True)  # every send waits: the writer does them
     conn = connection(sock)
     for i in range(50):  # a frame, then the writer waits for the next one
         conn.send_text(f"f{i}")
@@ -88,6 +114,19 @@ async def test_a_busy_connection_sets_one_quiet_timer_not_one_a_frame(monkeypatc
     monkeypatch.setattr(loop, "call_later", call_later)
     await asyncio.sleep(0.35)  # quiet for longer than WRITER_LINGER: the writer has gone
     assert conn._writer is None and not sock.closed
+
+
+async def test_a_socket_gone_before_a_frame_is_closed_and_takes_no_more() -> None:
+    class Gone(Socket):
+        async def send_text(self, text: str) -> None:
+            raise RuntimeError("gone")
+
+    sock = Gone()
+    conn = connection(sock)
+    conn.send_text("x")
+    conn.send_text("y")
+    await settle()
+    assert conn.closed and sock.closed and not conn.backlog
 
 
 async def test_a_slow_socket_holds_up_nobody_and_is_dropped_when_far_behind() -> None:
@@ -110,9 +149,17 @@ async def test_a_slow_socket_holds_up_nobody_and_is_dropped_when_far_behind() ->
 async def test_stop_ends_a_writer_stuck_on_a_dead_socket() -> None:
     conn = connection(Socket(asyncio.Event()))  # the gate never opens
     conn.send_text("x")
+    conn.send_text("y")
     await settle()
     await asyncio.wait_for(conn.stop(), 1)
-    assert conn._writer is None and conn.closed
+    assert conn._writer is None and conn.closed and conn._sending is None
+
+
+async def test_stop_before_the_writer_began_drops_the_waiting_send() -> None:
+    conn = connection(Socket(asyncio.Event()))
+    conn.send_text("x")  # waits on the gate; the writer task has not run yet
+    await asyncio.wait_for(conn.stop(), 1)
+    assert conn._writer is None and conn.closed and conn._sending is None
 
 
 async def test_move_write_waits_for_another_connections_lock_without_blocking_the_loop(db_url: str) -> None:

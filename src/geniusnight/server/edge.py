@@ -15,6 +15,7 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Annotated, Any
 from urllib.parse import unquote
 
+import orjson
 from fastapi import Path, Query
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
@@ -22,6 +23,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import Request
 
 INT64_MAX = (1 << 63) - 1
+TWO_63 = float(1 << 63)
 MAX_DEPTH = 32  # no action, option or body needs more
 # control characters but tab, newline and carriage return; and lone surrogates
 FORBIDDEN_TEXT = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
@@ -74,6 +76,14 @@ def _parse_int(text: str) -> int:
 
 def check_value(value: Any) -> Any:
     """Refuse what could not be stored and read back: see the module's docstring."""
+    _check(value)
+    return value
+
+
+def _check(value: Any) -> bool:
+    """Raises as ``check_value`` does; else whether ``value`` holds a float of 2**63 or more
+    in size (orjson reads an integer literal too long for 64 bits as such a float)."""
+    big_float = False
     stack: list[tuple[Any, int]] = [(value, 0)]
     while stack:
         item, depth = stack.pop()
@@ -87,6 +97,7 @@ def check_value(value: Any) -> Any:
         elif isinstance(item, float):
             if not math.isfinite(item):
                 raise BadInput("bad_number", "Numbers must be finite.")
+            big_float = big_float or abs(item) >= TWO_63
         elif isinstance(item, dict | list | tuple):
             if depth >= MAX_DEPTH:
                 raise BadInput("too_deep", f"JSON may nest at most {MAX_DEPTH} levels.")
@@ -94,16 +105,39 @@ def check_value(value: Any) -> Any:
             stack.extend((child, depth + 1) for child in children)
         else:
             raise BadInput("malformed_json", f"Unexpected value of type {type(item).__name__}.")
-    return value
+    return big_float
 
 
 def strict_json(data: str | bytes) -> Any:
-    """``json.loads`` that accepts only what :func:`check_value` does."""
+    """``json.loads`` that accepts only what :func:`check_value` does.
+
+    orjson reads it first: every frame and body passes here, and it is several times as
+    fast as the standard library with a hook on every number. Whatever is refused, and a
+    value where orjson may have read a too-long integer as a float, the standard library
+    reads again: it is the rule, and the code of a refusal is always its own.
+
+    >>> strict_json('{"n": [1, 2.5, "x"]}')
+    {'n': [1, 2.5, 'x']}
+    >>> strict_json('{"n": 99999999999999999999}')
+    Traceback (most recent call last):
+    geniusnight.server.edge.BadInput: Integers must fit in 64 bits.
+    """
     if isinstance(data, bytes):
         try:
             data = data.decode("utf-8")
         except UnicodeDecodeError:
             raise BadInput("malformed_json", "The body is not UTF-8.") from None
+    try:
+        value = orjson.loads(data)
+        if not _check(value):
+            return value
+    except (orjson.JSONDecodeError, BadInput):
+        pass
+    return strict_stdlib_json(data)
+
+
+def strict_stdlib_json(data: str) -> Any:
+    """What :func:`strict_json` accepts and refuses, read by the standard library alone."""
     try:
         value = json.loads(data, parse_constant=_refuse_constant, parse_float=_parse_float, parse_int=_parse_int)
     except RecursionError:

@@ -23,6 +23,8 @@ class Pieces:
         self.placed = [[None, *([*cell, colour] for colour in COLOURS)] for cell in geom.cells]
         self.starts = [[*geom.cells[c], COLOURS[k]] for c, k in geom.starts]
         self.tiles = {(a, b): [self.cells[a], self.cells[b]] for a, b in geom.pair_index}  # both ways round
+        # the cells a tile must cover to take a start symbol off the free ones
+        self.near_starts = frozenset(cell for adjacent in geom.start_adjacent for cell in adjacent)
 
 
 PIECES = {radius: Pieces(geom) for radius, geom in GEOMETRIES.items()}
@@ -119,10 +121,11 @@ def shared_view_ops(old: State, new: State) -> list[dict[str, Any]] | None:
             at = cell - board[:cell].count(0)
             ops.append({"op": "add", "path": f"/board/{at}", "value": pieces.placed[cell][board[cell]]})
         ops += [{"op": "add", "path": f"/tiles/{i}", "value": pieces.tiles[pair]} for i, pair in enumerate(added, n)]
-        geom = GEOMETRIES[new.radius]
-        starts = free_starts(geom, new.board)
-        if starts != free_starts(geom, old.board):
-            ops.append({"op": "replace", "path": "/free_starts", "value": [pieces.cells[c] for c in starts]})
+        if not pieces.near_starts.isdisjoint(c for pair in added for c in pair):
+            geom = GEOMETRIES[new.radius]
+            starts = free_starts(geom, new.board)
+            if starts != free_starts(geom, old.board):
+                ops.append({"op": "replace", "path": "/free_starts", "value": [pieces.cells[c] for c in starts]})
     if new.log is not old.log:
         dropped = first_new - first_old
         if dropped and dropped >= len(old.log):

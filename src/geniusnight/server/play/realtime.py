@@ -16,7 +16,7 @@ import logging
 import time
 import uuid
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine, Generator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -76,14 +76,52 @@ MAX_BACKLOG = 512  # frames a connection may fall behind before it is dropped (i
 WRITER_LINGER = 2.0  # seconds a connection's writer waits for more frames before it ends
 
 
+class _Resumed:
+    """The rest of a coroutine that was run until it first had to wait (on ``waiting``, what
+    it yielded): awaiting this waits for that and runs the coroutine on to its end, passing
+    on whatever the awaiting task is sent or thrown (a cancellation, say)."""
+
+    __slots__ = ("coro", "waiting")
+
+    def __init__(self, coro: Coroutine[Any, Any, None], waiting: Any) -> None:
+        self.coro, self.waiting = coro, waiting
+
+    def __await__(self) -> Generator[Any, Any, None]:
+        coro, waiting = self.coro, self.waiting
+        while True:
+            try:
+                sent = yield waiting
+            except BaseException as e:
+                try:
+                    waiting = coro.throw(e)
+                except StopIteration:
+                    return
+            else:
+                try:
+                    waiting = coro.send(sent)
+                except StopIteration:
+                    return
+
+    def close(self) -> None:
+        self.coro.close()
+
+
 @dataclass(eq=False)
 class Connection:
-    """One websocket. Frames go out in order through a backlog that a writer task drains, so
-    a slow client never holds up a fan-out. The writer stays while frames keep coming and
-    ends after ``WRITER_LINGER`` quiet seconds: an idle connection (most of them, most of the
-    time) holds no task. One timer a connection watches for the quiet, re-armed while frames
-    keep coming, not one a frame: a busy server sends thousands of frames a second, and each
-    timer lived on in the loop's heap for ``WRITER_LINGER`` seconds after it was cancelled."""
+    """One websocket. Frames go out in order, and a slow client never holds up a fan-out.
+
+    A frame to a connection with nothing queued is sent at once: the send is run until it
+    would wait, and a socket that takes the frame (as nearly every one does) never has to.
+    Only a send that must wait (the client's TCP window is full) is finished by a writer
+    task, and the frames that come meanwhile queue in a backlog it drains. A writer's turn
+    through the loop for every frame cost CPU on every move and delayed every frame by a
+    loop iteration (docs/benchmarks.md, "Frames sent at once").
+
+    The writer stays while frames keep coming and ends after ``WRITER_LINGER`` quiet
+    seconds: an idle connection (most of them, most of the time) holds no task. One timer a
+    connection watches for the quiet, re-armed while frames keep coming, not one a frame:
+    each timer lived on in the loop's heap for ``WRITER_LINGER`` seconds after it was
+    cancelled."""
 
     ws: WebSocket
     room_id: str
@@ -101,6 +139,7 @@ class Connection:
     _wake: asyncio.Future[None] | None = None  # set while the writer waits for frames
     _waiting_since: float = 0.0  # loop time the writer began to wait
     _quiet_timer: asyncio.TimerHandle | None = None
+    _sending: _Resumed | None = None  # a send that had to wait, for the writer to finish
 
     def send_json(self, payload: dict[str, Any]) -> None:
         self.send_text(encode_json(payload))
@@ -108,10 +147,26 @@ class Connection:
     def send_text(self, text: str) -> None:
         if self.closed:
             return
+        if not self.backlog and self._sending is None and (self._writer is None or self._wake is not None):
+            self._send_now(text)  # nothing queued, nothing on its way, no writer busy
+            return
         if len(self.backlog) >= MAX_BACKLOG:
             self.finish()  # a client this far behind resyncs when it reconnects
             return
         self.backlog.append(text)
+        self._kick()
+
+    def _send_now(self, text: str) -> None:
+        coro = self.ws.send_text(text)
+        try:
+            waiting = coro.send(None)
+        except StopIteration:
+            return  # sent
+        except Exception:
+            self.closed = True  # the socket is gone: the writer closes it
+            self.backlog.clear()
+        else:
+            self._sending = _Resumed(coro, waiting)
         self._kick()
 
     def finish(self) -> None:
@@ -132,6 +187,9 @@ class Connection:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        if self._sending is not None:  # the writer never began on it
+            self._sending.close()
+            self._sending = None
 
     def _kick(self) -> None:
         wake, self._wake = self._wake, None
@@ -145,6 +203,10 @@ class Connection:
         loop = asyncio.get_running_loop()
         try:
             while True:
+                sending = self._sending
+                if sending is not None:
+                    await sending
+                    self._sending = None
                 while self.backlog:
                     await self.ws.send_text(self.backlog.popleft())
                 if self.closed:
@@ -155,11 +217,12 @@ class Connection:
                     self._quiet_timer = loop.call_later(WRITER_LINGER, self._check_quiet)
                 await wake
                 self._wake = None
-                if not self.backlog and not self.closed:
+                if not self.backlog and self._sending is None and not self.closed:
                     return  # quiet for a while: let the task go; the next frame starts another
         except Exception:
             self.closed = True
             self.backlog.clear()
+            self._sending = None
         finally:
             self._writer = None
             self._wake = None
