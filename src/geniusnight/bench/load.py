@@ -4,9 +4,9 @@ The benchmark starts the server (one or more ``geniusnight serve`` processes on 
 SQLite file, or on a fresh PostgreSQL database with Redis) or targets a running one, opens
 ``--rooms`` rooms of ``--clients`` seated websocket clients, and plays whole games: for the
 seat to act, the client side computes the engine's bot move (``engine.bot_action`` on a
-shadow state replayed from the game's seed, which the benchmark reads through the admin
-export), sends it, and waits until *every* client of the room has the ``state`` frame of the
-new ``seq`` before the next move. A finished game is followed by a rematch.
+shadow state replayed from the game's seed; see :class:`Deals`), sends it, and waits until
+*every* client of the room has the ``state`` frame of the new ``seq`` before the next move.
+A finished game is followed by a rematch.
 
 It reports accepted moves per second, the latency from a move's send to the last client's
 state frame for that ``seq`` (p50/p95/p99), errors, the server processes' CPU and RSS
@@ -36,6 +36,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Awaitable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -44,6 +45,7 @@ from ..server.app import tune_gc
 from ..server.play.realtime import WRITER_LINGER
 
 ADMIN_TOKEN = "bench-admin-token-" + "x" * 16
+ADMIN = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
 HEAD = re.compile(r'^\{"type":"(?:state|patch)","game_id":(\d+),"seq":(\d+)')
 REAL_GAMES = ("ingenious", "genius-idea", "brainiac")  # what ``--game all`` (the default) runs
 
@@ -243,6 +245,49 @@ class Pace:
         return due
 
 
+class Deals:
+    """Where the clients learn each new game's deal (players, options, seed) to replay it on
+    their side. When the benchmark made the database, straight from its ``games`` table: a
+    point read by key in the client's process. Against ``--target`` servers, through the admin
+    export, an HTTP request to the server under test at every game start that no player ever
+    makes (it cost the server 5 % of its CPU in the closed loop, docs/benchmarks.md)."""
+
+    def __init__(self, db_url: str | None) -> None:
+        self.db_url = db_url
+        self._sqlite: Any = None
+        self._pool: Any = None
+
+    async def read(self, http: Any, base: str, game_id: int) -> dict[str, Any]:
+        url = self.db_url
+        if url is None:
+            export = await _http(http, "GET", f"{base}/api/admin/games/{game_id}/export", headers=ADMIN)
+            game: dict[str, Any] = export["game"]
+            return game
+        if url.startswith("sqlite"):
+            if self._sqlite is None:
+                import sqlite3
+
+                path = url.split(":///", 1)[1]
+                self._sqlite = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+            row = self._sqlite.execute("SELECT players, options, seed FROM games WHERE id = ?", (game_id,)).fetchone()
+        else:
+            if self._pool is None:
+                import asyncpg
+
+                dsn = url.replace("postgresql+asyncpg://", "postgresql://")
+                self._pool = await asyncpg.create_pool(dsn, min_size=1, max_size=4)
+            row = await self._pool.fetchrow("SELECT players, options::text, seed FROM games WHERE id = $1", game_id)
+        if row is None:
+            raise RuntimeError(f"game {game_id} is not in the database")
+        return {"players": row[0], "options": json.loads(row[1]), "seed": row[2]}
+
+    async def close(self) -> None:
+        if self._sqlite is not None:
+            self._sqlite.close()
+        if self._pool is not None:
+            await self._pool.close()
+
+
 async def _reader(room: Room, i: int, ws: Any, stats: Stats) -> None:
     with contextlib.suppress(Exception):
         async for text in ws:
@@ -271,21 +316,52 @@ async def _http(client: Any, method: str, url: str, **kw: Any) -> Any:
     return r.json()
 
 
-async def play_room(
-    index: int, args: argparse.Namespace, bases: list[str], stop_at: float, stats: Stats, started: asyncio.Event
-) -> None:
-    """Create a room, seat ``clients`` humans, and play games until ``stop_at``."""
+async def _post(base: str, path: str, token: str) -> Any:
+    """POST ``path`` with no body as the holder of ``token``, on a connection of its own (as a
+    browser's keep-alive has lapsed between two games): the JSON it answers.
+
+    The game starts in the timed loop go through this, not httpx, which cost the clients a
+    tenth of their CPU in the closed loop (about 3 ms a request): the clients are the
+    measuring instrument, and they share the machine with the server they measure."""
+    host, _, port = base.removeprefix("http://").partition(":")
+    reader, writer = await asyncio.open_connection(host, int(port))
     try:
-        await _play_room(index, args, bases, stop_at, stats, started)
+        writer.write(
+            f"POST {path} HTTP/1.1\r\nHost: {host}:{port}\r\nAuthorization: Bearer {token}\r\n"
+            "Content-Length: 0\r\nConnection: close\r\n\r\n".encode()
+        )
+        head = await reader.readuntil(b"\r\n\r\n")
+        length = re.search(rb"(?i)\r\ncontent-length: *(\d+)", head)
+        body = await reader.readexactly(int(length.group(1))) if length else await reader.read()
+    finally:
+        writer.close()  # not waited for: the answer is in
+    status = head.split(b" ", 2)[1] if head.startswith(b"HTTP/1.1 ") else b"?"
+    if status != b"200":
+        raise RuntimeError(f"POST {path}: {head[:200]!r} {body[:200]!r}")
+    return json.loads(body)
+
+
+async def guarded(name: str, stats: Stats, started: asyncio.Event, play: Awaitable[None]) -> None:
+    """Run a room's loop (``play``); a set-up that fails is counted as an error, and the room
+    counts as started either way (the timed window waits for every room)."""
+    try:
+        await play
     except Exception as e:
-        stats.error(f"room {index}: set-up failed: {e!r}")
+        stats.error(f"{name}: set-up failed: {e!r}")
     finally:
         started.set()
 
 
-async def _play_room(
-    index: int, args: argparse.Namespace, bases: list[str], stop_at: float, stats: Stats, started: asyncio.Event
+async def play_room(
+    index: int,
+    args: argparse.Namespace,
+    bases: list[str],
+    stop_at: float,
+    stats: Stats,
+    started: asyncio.Event,
+    deals: Deals,
 ) -> None:
+    """Create a room, seat ``clients`` humans, and play games until ``stop_at``."""
     import httpx
     import websockets
 
@@ -307,8 +383,6 @@ async def _play_room(
             http.cookies.clear()  # a seat cookie would make the next join "already seated"
             tokens.append((await _http(http, "POST", f"{base}/api/join/{invite}", json={"name": f"P{j}"}))["token"])
         http.cookies.clear()
-        host = {"Authorization": f"Bearer {tokens[0]}"}
-        admin = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
         # each client on the server its seat number picks, so a room's clients span the
         # processes; or, with --room-affinity, all on the room's own (as deploy/nginx.conf routes)
         for j in range(k):
@@ -327,12 +401,11 @@ async def _play_room(
         try:
             while not stats.stop and room.failed is None:
                 asked = time.perf_counter()
-                begun = await _http(http, "POST", f"{base}/api/rooms/{room_id}/{path}", headers=host)
+                begun = await _post(base, f"/api/rooms/{room_id}/{path}", tokens[0])
                 path = "rematch"
                 room.game_id = begun["game_id"]
                 room.seen = [0] * k
-                export = await _http(http, "GET", f"{base}/api/admin/games/{room.game_id}/export", headers=admin)
-                g = export["game"]
+                g = await deals.read(http, base, begun["game_id"])
                 state = engine.setup(g["players"], g["options"], g["seed"])
                 stats.starts.append(time.perf_counter() - asked)
                 seq = 0
@@ -373,17 +446,6 @@ async def play_bare_room(
     index: int, args: argparse.Namespace, ws_base: str, stop_at: float, stats: Stats, started: asyncio.Event
 ) -> None:
     """The same loop against the bare server: an act, then every client gets seq n."""
-    try:
-        await _play_bare_room(index, args, ws_base, stop_at, stats, started)
-    except Exception as e:
-        stats.error(f"bare room {index}: set-up failed: {e!r}")
-    finally:
-        started.set()
-
-
-async def _play_bare_room(
-    index: int, args: argparse.Namespace, ws_base: str, stop_at: float, stats: Stats, started: asyncio.Event
-) -> None:
     import websockets
 
     k = args.clients
@@ -420,11 +482,19 @@ async def run_rooms(args: argparse.Namespace, bases: list[str], indexes: list[in
     stats = Stats()
     forever = time.perf_counter() + 86_400.0
     ready = [asyncio.Event() for _ in indexes]
+    deals: Deals | None = None
     if bare:
         ws_base = bases[0].replace("http://", "ws://")
-        coros = [play_bare_room(i, args, ws_base, forever, stats, ev) for i, ev in zip(indexes, ready, strict=True)]
+        coros = [
+            guarded(f"bare room {i}", stats, ev, play_bare_room(i, args, ws_base, forever, stats, ev))
+            for i, ev in zip(indexes, ready, strict=True)
+        ]
     else:
-        coros = [play_room(i, args, bases, forever, stats, ev) for i, ev in zip(indexes, ready, strict=True)]
+        deals = Deals(args.deals_db)
+        coros = [
+            guarded(f"room {i}", stats, ev, play_room(i, args, bases, forever, stats, ev, deals))
+            for i, ev in zip(indexes, ready, strict=True)
+        ]
     runners = [asyncio.create_task(c) for c in coros]
     await asyncio.wait_for(asyncio.gather(*(e.wait() for e in ready)), 300)
     # the clients are the measuring instrument: their collector's pauses (a full collection
@@ -447,6 +517,8 @@ async def run_rooms(args: argparse.Namespace, bases: list[str], indexes: list[in
     _done, pending = await asyncio.wait(runners, timeout=40)
     for task in pending:
         task.cancel()
+    if deals is not None:
+        await deals.close()
     stats.moves, stats.games, stats.latencies, stats.starts = moves, games, latencies, starts
     stats.frames, stats.frame_bytes, stats.frame_sizes = frames, frame_bytes, sizes
     stats.elapsed = elapsed
@@ -635,6 +707,7 @@ def bench(args: argparse.Namespace) -> dict[str, Any]:
     pg_name: str | None = None
     tmp = tempfile.TemporaryDirectory(prefix="gn-bench-")
     try:
+        args.deals_db = None  # the admin export tells the deals of a --target server's games
         if args.target:
             bases = [b.rstrip("/") for b in args.target.split(",")]
             pids = [int(p) for p in args.server_pid.split(",")] if args.server_pid else []
@@ -646,6 +719,7 @@ def bench(args: argparse.Namespace) -> dict[str, Any]:
                 db_url = args.database_url or f"sqlite+aiosqlite:///{tmp.name}/bench.db"
                 report["database"] = "sqlite"
             report["redis"] = bool(args.redis_url)
+            args.deals_db = db_url
             servers = our_servers(args, db_url)
             for server in servers:
                 server.start()
