@@ -115,13 +115,14 @@ def shared_view_ops(old: State, new: State) -> list[dict[str, Any]] | None:
     added = new.pairs[n:]
     if added:
         pieces, board = PIECES[new.radius], new.board
-        for cell in sorted(c for pair in added for c in pair):
+        covered = sorted(c for pair in added for c in pair)
+        for cell in covered:
             # the board view lists the occupied cells in cell order: this one goes after
             # the occupied cells before it
             at = cell - board[:cell].count(0)
             ops.append({"op": "add", "path": f"/board/{at}", "value": pieces.placed[cell][board[cell]]})
         ops += [{"op": "add", "path": f"/tiles/{i}", "value": pieces.tiles[pair]} for i, pair in enumerate(added, n)]
-        if not pieces.near_starts.isdisjoint(c for pair in added for c in pair):
+        if not pieces.near_starts.isdisjoint(covered):
             geom = GEOMETRIES[new.radius]
             starts = free_starts(geom, new.board)
             if starts != free_starts(geom, old.board):
