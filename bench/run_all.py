@@ -55,6 +55,7 @@ def main() -> int:
     run("Views: view, view + JSON, deep-copied baseline, per game", PY, "bench/views.py")
     starts = ["bench/starts.py", "--rooms", "50" if quick else "200"]
     run("Game starts: the server's CPU per start and per room read", PY, *starts)
+    run("SQLite: sessions, the move writer, group commits (driver beside Core)", PY, "bench/sqlite_sessions.py")
     run(
         "Frames: every seat's encoded state frame per seq",
         PY,

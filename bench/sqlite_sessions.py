@@ -1,9 +1,12 @@
 """What the SQLite layer costs per session, in one process with nothing else running.
 
 Reads: a session that loads a game and its seats. Writes: a session that adds a room and
-commits. Moves: one move through ``Database.write`` (the move writer). Figures are per
-operation, wall and CPU; commits pay an fsync (``synchronous=FULL``), so their wall time
-follows the disk (docs/benchmarks.md, "SQLite through public APIs only").
+commits. Moves: one move through ``Database.write`` (the move writer). Batches: a group
+commit of four moves of four games, as the server writes it (``write_moves``: the rows go to
+the driver's ``executemany``), beside the same statements through SQLAlchemy's
+``Connection.execute`` (how it was written before). Figures are per operation, wall and CPU;
+commits pay an fsync (``synchronous=FULL``), so their wall time follows the disk
+(docs/benchmarks.md, "SQLite through public APIs only", "Moves written by the driver").
 
     .venv/bin/python bench/sqlite_sessions.py
 """
@@ -17,11 +20,15 @@ import time
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy import insert, select
 
 from geniusnight.cli import db_upgrade
 from geniusnight.db import Database, Game, GameSeat, Move, Room
+from geniusnight.server.play.games import INSERT_MOVES, PendingWrite, _game_update, write_moves
+
+BATCH = 4  # moves of as many games in one group commit (about what 1,000 moves/s gives)
 
 
 async def run(reads: int, writes: int) -> None:
@@ -30,9 +37,10 @@ async def run(reads: int, writes: int) -> None:
         db_upgrade(url)
         db = Database(url)
         async with db.sessions() as s:
-            s.add(Room(id="r", invite="i", game="count21"))
-            await s.flush()
-            s.add(Game(id=1, room_id="r", engine="count21", seed=1, players=2))
+            for g in range(1, BATCH + 2):
+                s.add(Room(id=f"r{g}", invite=f"i{g}", game="count21"))
+                await s.flush()
+                s.add(Game(id=g, room_id=f"r{g}", engine="count21", seed=1, players=2))
             await s.commit()
 
         async def read() -> None:
@@ -54,16 +62,49 @@ async def run(reads: int, writes: int) -> None:
                 row = {"game_id": 1, "seq": i + 1, "seat": 0, "action": {"n": 1}, "ref": None, "created_at": now}
                 await db.write(lambda c, row=row: c.execute(insert(Move), [row]))
 
+        seqs = dict.fromkeys(range(2, BATCH + 2), 0)
+
+        def batch() -> list[PendingWrite]:
+            out = []
+            for g in seqs:
+                seqs[g] += 1
+                values = {"last_seq": seqs[g], "last_move_at": now, "deadline_at": now, "deadline_seq": seqs[g]}
+                action = {"type": "place", "cells": [[0, 1], [1, 1]], "tile": ["red", "blue"]}
+                move = {"game_id": g, "seq": seqs[g], "seat": 0, "member_id": 1, "action": action}
+                out.append(PendingWrite({**move, "ref": f"m{seqs[g]}", "created_at": now}, g, values, None, now))
+            return out
+
+        async def driver_batches() -> None:
+            for _ in range(writes):
+                await write_moves(db, batch())
+
+        def core_write(items: list[PendingWrite]) -> Callable[[Any], None]:
+            def write(conn: Any) -> None:
+                conn.execute(INSERT_MOVES, [w.move for w in items])
+                keys = tuple(sorted(items[0].game_values))
+                rows = [{"b_id": w.game_id, **{f"b_{k}": w.game_values[k] for k in keys}} for w in items]
+                conn.execute(_game_update(keys), rows)
+
+            return write
+
+        async def core_batches() -> None:
+            for _ in range(writes):
+                await db.write(core_write(batch()))
+
         cases: list[tuple[str, int, Callable[[], Awaitable[None]]]] = [
             ("read session", reads, read),
             ("write session", writes, write),
             ("move write", writes, move),
+            (f"batch of {BATCH}, driver", writes, driver_batches),
+            (f"batch of {BATCH}, Core", writes, core_batches),
+            (f"batch of {BATCH}, driver", writes, driver_batches),
+            (f"batch of {BATCH}, Core", writes, core_batches),
         ]
         for name, n, fn in cases:
             wall, cpu = time.perf_counter(), time.process_time()
             await fn()
             wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-            print(f"{name:14} x{n:<5} wall {1000 * wall / n:.3f} ms  CPU {1000 * cpu / n:.3f} ms per operation")
+            print(f"{name:18} x{n:<5} wall {1000 * wall / n:.3f} ms  CPU {1000 * cpu / n:.3f} ms per operation")
         await db.dispose()
 
 

@@ -6,6 +6,8 @@ import json
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from geniusnight.bench.toy import ENGINE as TOY
 from geniusnight.engines import ENGINES, IllegalAction, Rng, get_engine, register
@@ -92,6 +94,37 @@ def test_apply_never_changes_the_state_it_was_given(game: str) -> None:
         new_state = engine.apply(state, actor, action)
         assert json.dumps(engine.dump(state), sort_keys=True) == before
         state = new_state
+
+
+@pytest.mark.parametrize("game", engines())
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 2**62), count=st.integers(0, 1), timeouts=st.integers(2, 9))
+def test_no_later_move_changes_an_earlier_state(game: str, seed: int, count: int, timeouts: int) -> None:
+    """States may share what a move does not change (the server keeps old states for patch
+    frames and the bots read them), so no move may change a shared value in place: every
+    state of a whole random game, timeouts among the moves, is still as it was made."""
+    engine = get_engine(game)
+    players = player_counts(engine)[count % len(player_counts(engine))]
+    state = engine.setup(players, engine.validate_options(players, {}), seed)
+    made: list[tuple[Any, str]] = [(state, json.dumps(engine.dump(state), sort_keys=True))]
+    for step in range(3000):
+        if engine.outcome(state) is not None:
+            break
+        seat = min(engine.to_act(state), default=None)
+        action = engine.bot_action(state, seat, "random", seed + step) if seat is not None else None
+        if action is None or step % timeouts == timeouts - 1:
+            try:
+                state = engine.apply(state, None, {"type": "timeout"})
+            except IllegalAction:  # nothing to time out now: the move instead
+                if action is None:
+                    raise
+                state = engine.apply(state, seat, action)
+        else:
+            state = engine.apply(state, seat, action)
+        made.append((state, json.dumps(engine.dump(state), sort_keys=True)))
+    assert engine.outcome(state) is not None
+    changed = [i for i, (kept, text) in enumerate(made) if json.dumps(engine.dump(kept), sort_keys=True) != text]
+    assert changed == []
 
 
 @pytest.mark.parametrize("game", engines())

@@ -50,3 +50,24 @@ def test_bench_load_runs_two_processes_on_postgres_and_redis(tmp_path: Path, aff
     assert report["processes"] == 2 and report["room_affinity"] == bool(affinity)
     assert report["ours"]["errors"] == 0 and report["ours"]["moves"] > 0
     assert len(report["ours"]["server"]["cpu_percent"]) == 2 and report["ours"]["cpu_ms_per_move"] > 0
+
+
+async def test_the_watchdog_fails_only_rooms_whose_move_is_stuck() -> None:
+    """A room still being set up (no move out yet) or between two games is not stuck; one
+    whose move has not reached every client in ``STUCK_SECONDS`` is failed, once."""
+    import asyncio
+    import time
+
+    from geniusnight.bench.load import STUCK_SECONDS, Room, Stats, _watch
+
+    stats = Stats()
+    setting_up, moving, stuck = Room(2, "setting up"), Room(2, "moving"), Room(2, "stuck")
+    moving.expect(1)
+    stuck.expect(1)
+    stuck.asked_at = time.perf_counter() - STUCK_SECONDS - 1
+    stats.rooms += [setting_up, moving, stuck]
+    watchdog = asyncio.create_task(_watch(stats))
+    await asyncio.sleep(2.2)
+    watchdog.cancel()
+    assert (setting_up.failed, moving.failed, stuck.failed) == (None, None, "stuck")
+    assert stuck.done.is_set() and stats.errors == 1 and "stuck: no state for seq 1" in stats.error_samples[0]

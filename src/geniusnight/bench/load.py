@@ -41,6 +41,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import orjson
+
 from ..server.app import tune_gc
 from ..server.play.realtime import WRITER_LINGER
 
@@ -182,7 +184,9 @@ class Stats:
     error_samples: list[str] = field(default_factory=list)
     elapsed: float = 0.0
     window_cpu: float | None = None  # CPU seconds of the server processes in the timed window
+    client_cpu: float = 0.0  # CPU seconds of this client process in the timed window
     stop: bool = False  # set at the end of the timed window: every room loop ends
+    rooms: list[Room] = field(default_factory=list)  # watched for moves that never arrive
     go: asyncio.Event = field(default_factory=asyncio.Event)  # set once every room is connected
 
     def error(self, text: str) -> None:
@@ -194,11 +198,13 @@ class Stats:
 class Room:
     """One room's clients and the bookkeeping for "every client has seq n"."""
 
-    def __init__(self, k: int) -> None:
+    def __init__(self, k: int, name: str) -> None:
         self.k = k
+        self.name = name
         self.game_id: int | None = None
         self.seen = [0] * k  # per client: the last seq of the current game it got
         self.target = 0
+        self.asked_at = 0.0  # when the move of seq ``target`` was sent (0: none yet)
         self.done = asyncio.Event()
         self.failed: str | None = None
         self.socks: list[Any] = []
@@ -211,8 +217,13 @@ class Room:
         if min(self.seen) >= self.target:
             self.done.set()
 
+    def fail(self, why: str) -> None:
+        self.failed = why
+        self.done.set()
+
     def expect(self, seq: int) -> None:
         self.target = seq
+        self.asked_at = time.perf_counter()
         self.done.clear()
         if min(self.seen) >= seq:
             self.done.set()
@@ -304,8 +315,7 @@ async def _reader(room: Room, i: int, ws: Any, stats: Stats) -> None:
             kind = frame.get("type")
             if kind == "error":
                 stats.error(text)
-                room.failed = text
-                room.done.set()
+                room.fail(text)
             elif kind == "state":  # not in the compact form (should not happen)
                 room.got_state(i, int(frame["game_id"]), int(frame["seq"]))
 
@@ -370,7 +380,8 @@ async def play_room(
     engine = get_engine(args.game)
     k = args.clients
     base = bases[index % len(bases)]
-    room = Room(k)
+    room = Room(k, f"room {index}")
+    stats.rooms.append(room)
     options = json.loads(args.options) if args.options else DEFAULT_OPTIONS.get(args.game, {})
     # uvicorn drops a keep-alive connection after 5 quiet seconds: reconnect before that
     async with httpx.AsyncClient(timeout=60, limits=httpx.Limits(keepalive_expiry=2)) as http:
@@ -419,13 +430,9 @@ async def play_room(
                     room.expect(seq + 1)
                     t0 = await pace.wait()
                     await room.socks[seat].send(
-                        json.dumps({"type": "act", "ref": f"m{seq}", "action": action}, separators=(",", ":"))
+                        orjson.dumps({"type": "act", "ref": f"m{seq}", "action": action}), text=True
                     )
-                    try:
-                        await asyncio.wait_for(room.done.wait(), 30)
-                    except TimeoutError:
-                        stats.error(f"room {room_id}: no state for seq {seq + 1} in 30 s")
-                        return
+                    await room.done.wait()  # or the watchdog gave up on it
                     if room.failed is not None:
                         return
                     stats.latencies.append(time.perf_counter() - t0)
@@ -449,7 +456,8 @@ async def play_bare_room(
     import websockets
 
     k = args.clients
-    room = Room(k)
+    room = Room(k, f"bare room {index}")
+    stats.rooms.append(room)
     room.game_id = 1
     for _ in range(k):
         ws = await websockets.connect(f"{ws_base}/ws/r{index}", max_size=1 << 22, compression=None)
@@ -463,8 +471,10 @@ async def play_bare_room(
         while not stats.stop:
             room.expect(seq + 1)
             t0 = await pace.wait()
-            await room.socks[seq % k].send(json.dumps({"type": "act", "ref": f"m{seq}", "action": {}}))
-            await asyncio.wait_for(room.done.wait(), 30)
+            await room.socks[seq % k].send(orjson.dumps({"type": "act", "ref": f"m{seq}", "action": {}}), text=True)
+            await room.done.wait()
+            if room.failed is not None:
+                return
             stats.latencies.append(time.perf_counter() - t0)
             stats.moves += 1
             seq += 1
@@ -496,6 +506,7 @@ async def run_rooms(args: argparse.Namespace, bases: list[str], indexes: list[in
             for i, ev in zip(indexes, ready, strict=True)
         ]
     runners = [asyncio.create_task(c) for c in coros]
+    watchdog = asyncio.create_task(_watch(stats))
     await asyncio.wait_for(asyncio.gather(*(e.wait() for e in ready)), 300)
     # the clients are the measuring instrument: their collector's pauses (a full collection
     # walked every socket and game state here, 100 ms) must not count as the server's latency
@@ -506,9 +517,10 @@ async def run_rooms(args: argparse.Namespace, bases: list[str], indexes: list[in
     stats.latencies, stats.starts, stats.frame_sizes = [], [], []
     # the server processes' CPU over exactly the timed window (one shard measures it)
     cpu = _cpu_seconds(args.server_pids) if indexes and indexes[0] == 0 and args.server_pids else None
-    t0 = time.perf_counter()
+    t0, client0 = time.perf_counter(), time.process_time()
     await asyncio.sleep(args.duration)
     elapsed = time.perf_counter() - t0
+    stats.client_cpu = time.process_time() - client0
     if cpu is not None:
         stats.window_cpu = _cpu_seconds(args.server_pids) - cpu
     moves, games, latencies, starts = stats.moves, stats.games, list(stats.latencies), list(stats.starts)
@@ -517,12 +529,32 @@ async def run_rooms(args: argparse.Namespace, bases: list[str], indexes: list[in
     _done, pending = await asyncio.wait(runners, timeout=40)
     for task in pending:
         task.cancel()
+    watchdog.cancel()
     if deals is not None:
         await deals.close()
     stats.moves, stats.games, stats.latencies, stats.starts = moves, games, latencies, starts
     stats.frames, stats.frame_bytes, stats.frame_sizes = frames, frame_bytes, sizes
     stats.elapsed = elapsed
     return stats
+
+
+STUCK_SECONDS = 30.0  # a move whose state has not reached every client by then fails its room
+
+
+async def _watch(stats: Stats) -> None:
+    """Fail the rooms whose last move has not reached every client in ``STUCK_SECONDS``.
+
+    One task for all rooms, not a timeout around each move's wait: ``asyncio.wait_for`` on
+    every move cost the clients a sixteenth of their CPU, and the clients share the machine
+    with the server they measure."""
+    while True:
+        await asyncio.sleep(1.0)
+        now = time.perf_counter()
+        for room in stats.rooms:
+            waiting = room.asked_at and not room.done.is_set()  # a move is out (not a start)
+            if waiting and room.failed is None and now - room.asked_at > STUCK_SECONDS:
+                stats.error(f"{room.name}: no state for seq {room.target} in {STUCK_SECONDS:g} s")
+                room.fail("stuck")
 
 
 def _shard(payload: tuple[argparse.Namespace, list[str], list[int], bool]) -> dict[str, Any]:
@@ -542,6 +574,7 @@ def _shard(payload: tuple[argparse.Namespace, list[str], list[int], bool]) -> di
         "elapsed": stats.elapsed,
         "error_samples": stats.error_samples,
         "window_cpu": stats.window_cpu,
+        "client_cpu": stats.client_cpu,
     }
 
 
@@ -593,6 +626,12 @@ def run_clients(args: argparse.Namespace, bases: list[str], bare: bool) -> dict[
     if cpu and merged["moves"]:
         # summed over the server processes: what a move costs, however many processes share it
         merged["cpu_ms_per_move"] = round(1000 * cpu[0] / merged["moves"], 3)
+        # the Sampler's figure spans the set-up and the ramp too; this one the timed window
+        merged["window_cpu_percent"] = round(100 * cpu[0] / elapsed, 1) if elapsed else 0.0
+    if merged["moves"]:
+        # the clients share the machine with the server: on 2 cores, what they spend is not
+        # the server's to use (docs/benchmarks.md, "What bounds the closed loop")
+        merged["client_cpu_ms_per_move"] = round(1000 * sum(r["client_cpu"] for r in results) / merged["moves"], 3)
     return merged
 
 
@@ -744,7 +783,7 @@ def bench(args: argparse.Namespace) -> dict[str, Any]:
         try:
             assert bare.proc is not None
             sampler = Sampler([bare.proc.pid])
-            args.server_pids = []
+            args.server_pids = [bare.proc.pid]
             result = run_clients(args, [bare.base], bare=True)
             result["server"] = sampler.result()
             report["bare"] = result
@@ -794,7 +833,10 @@ def summary(report: dict[str, Any]) -> str:
         lines.append(
             f"  server CPU {ours['server']['cpu_percent']} %, RSS {ours['server']['rss_mib']} MiB"
             + (f", {ours['cpu_ms_per_move']} CPU-ms per move (all processes)" if "cpu_ms_per_move" in ours else "")
+            + (f", {ours['window_cpu_percent']} % in the timed window" if "window_cpu_percent" in ours else "")
         )
+    if "client_cpu_ms_per_move" in ours:
+        lines.append(f"  clients: {ours['client_cpu_ms_per_move']} CPU-ms per move")
     if "idle" in report:
         idle = report["idle"]
         lines.append(
@@ -806,6 +848,9 @@ def summary(report: dict[str, Any]) -> str:
         lines.append(
             f"  bare: {bare['moves_per_second']:.0f} moves/s, p50 {bare['latency_ms']['p50']} ms "
             f"p99 {bare['latency_ms']['p99']} ms, CPU {bare['server']['cpu_percent']} %"
+            + (f", {bare['cpu_ms_per_move']} CPU-ms per move" if "cpu_ms_per_move" in bare else "")
+            + (f" ({bare['window_cpu_percent']} % in the window)" if "window_cpu_percent" in bare else "")
+            + (f", clients {bare['client_cpu_ms_per_move']} CPU-ms/move" if "client_cpu_ms_per_move" in bare else "")
             + (f", idle {bare['idle']['kib_per_connection']} KiB/connection" if "idle" in bare else "")
         )
         if report.get("rate"):  # both keep up with the offered rate: compare the CPU it takes

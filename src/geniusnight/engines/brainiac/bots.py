@@ -27,7 +27,7 @@ import re
 from collections import Counter
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..base import Rng
 from .cards import IDIOT, State, card_count, card_questions
@@ -77,7 +77,7 @@ def _answer(state: State, right: bool, rng: Rng) -> str:
 
 def wrong_answer(state: State, question: str, accepted: list[str], rng: Rng) -> str:
     """A wrong answer to ``question`` that a person might give (checked with the judge)."""
-    entries, _ = _index(state)
+    entries = _index(state).entries
     fallback = [rng.choice(entries)[3] for _ in range(8)]  # for a question like no other
     for guess in [*_near_misses(state, question, accepted, rng), *fallback]:
         if not judge(guess, accepted):
@@ -93,13 +93,20 @@ def _near_misses(state: State, question: str, accepted: list[str], rng: Rng) -> 
     if number:  # "1912", "3.14", "1/4": change the last figure
         head, digits, tail = number.groups()
         return [f"{head}{n}{tail}" for n in _nearby(int(digits), rng)]
-    entries, idf = _index(state)
+    index = _index(state)
+    entries, idf = index.entries, index.idf
     words, frame = _stems(question), _frame(question)
-    topic = next((category for q, _, _, _, _, category in entries if q == question), None)
+    topic = index.topics.get(question)
+    # only the questions that share a word with this one, or its category, can score: look
+    # them up instead of walking the whole pack (0.9 ms an answer, most of a bot's time)
+    near = set(index.topic_questions.get(topic, ())) if topic is not None else set()
+    for word in words:
+        near.update(index.word_questions.get(word, ()))
     scored = []
-    for q, stems, q_frame, answer, numeric, category in entries:
+    for i in sorted(near):  # in the pack's order, as ties are ranked
+        q, stems, q_frame, answer, numeric, category = entries[i]
         same = topic is not None and category == topic
-        if q == question or numeric or not (same or words & stems):
+        if q == question or numeric:
             continue
         overlap = sum(idf[w] for w in words & stems) + FRAME_WEIGHT * sum(idf[w] for w in frame & q_frame)
         scored.append((overlap + (CATEGORY_BONUS if same else 0.0), answer))
@@ -149,7 +156,15 @@ def _frame(text: str) -> frozenset[str]:
     return frozenset(_words(text)[:3])
 
 
-Index = tuple[list[tuple[str, frozenset[str], frozenset[str], str, bool, str | None]], dict[str, float]]
+Entry = tuple[str, frozenset[str], frozenset[str], str, bool, str | None]
+
+
+class Index(NamedTuple):
+    entries: list[Entry]  # (question, stems, frame, canonical answer, is it a number, category)
+    idf: dict[str, float]  # each stem's inverse document frequency
+    word_questions: dict[str, list[int]]  # stem -> the entries that hold it, in order
+    topic_questions: dict[str, list[int]]  # category -> its entries, in order
+    topics: dict[str, str | None]  # question -> the category of its first entry
 
 
 def _index(state: State) -> Index:
@@ -171,7 +186,17 @@ def _builtin_index() -> Index:
 def _build_index(questions: list[tuple[str, list[str], str | None]]) -> Index:
     entries = [(q, _stems(q), _frame(q), a[0], _NUMBER.fullmatch(a[0].strip()) is not None, c) for q, a, c in questions]
     df = Counter(w for _, stems, *_ in entries for w in stems)
-    return entries, {w: math.log(len(entries) / n) for w, n in df.items()}
+    word_questions: dict[str, list[int]] = {}
+    topic_questions: dict[str, list[int]] = {}
+    topics: dict[str, str | None] = {}
+    for i, (q, stems, _, _, _, category) in enumerate(entries):
+        for w in stems:
+            word_questions.setdefault(w, []).append(i)
+        if category is not None:
+            topic_questions.setdefault(category, []).append(i)
+        topics.setdefault(q, category)
+    idf = {w: math.log(len(entries) / n) for w, n in df.items()}
+    return Index(entries, idf, word_questions, topic_questions, topics)
 
 
 def _suspect(view: dict[str, Any], seat: int, targets: list[int], rng: Rng) -> int | None:

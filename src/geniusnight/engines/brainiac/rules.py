@@ -116,16 +116,24 @@ def _whose_turn(state: State) -> str:
     return f"Waiting for seat{'s' if len(waiting) != 1 else ''} {', '.join(map(str, waiting))}."
 
 
+# Values no move changes in place: a move that changes one sets a new value in its copy of
+# the state (``s["deck"] = s["deck"][1:]``, never ``s["deck"].pop(0)``), so states share them.
+# The decks and the questions asked are the state's largest values, and a move seldom
+# changes them: copying them on every move was most of a move's cost.
+SHARED = frozenset({"cards", "whoami_all", "deck", "whoami", "discard", "asked"})
+
+
 def copy_state(state: State) -> State:
-    """The copy a move changes. The cards and the finished rounds (``history`` entries) are
-    never changed once written, so the copy shares them; every other list or dict is copied
-    deeply: a list or dict of numbers, strings, booleans and None as a plain copy, anything
-    nested through ``marshal`` (many times faster than ``copy.deepcopy`` on plain data)."""
+    """The copy a move changes. What is in ``SHARED`` and the finished rounds (``history``
+    entries) are never changed in place, so the copy shares them; every other list or dict
+    is copied deeply: a list or dict of numbers, strings, booleans and None as a plain copy,
+    anything nested through ``marshal`` (many times faster than ``copy.deepcopy`` on plain
+    data)."""
     new: State = {}
     for k, v in state.items():
         if k == "history":
             new[k] = list(v)
-        elif k == "cards":
+        elif k in SHARED:
             new[k] = v
         elif isinstance(v, list):
             new[k] = v.copy() if _all_atoms(v) else _deep_copy(v)
@@ -285,22 +293,25 @@ def _draw_card(s: State) -> int:
         if not fresh:
             held = set(s["hand"])
             fresh = [c for c in range(card_count(s)) if c not in held]
+            asked = dict(s["asked"])
             for c in fresh:
-                s["asked"].pop(str(c), None)
+                asked.pop(str(c), None)
+            s["asked"] = asked
         s["discard"] = [c for c in s["discard"] if c not in set(fresh)]
         if s["shuffle"]:
             rng = Rng(s["rng"])
             rng.shuffle(fresh)
             s["rng"] = rng.state
         s["deck"] = fresh
-    return int(s["deck"].pop(0))
+    card, s["deck"] = s["deck"][0], s["deck"][1:]
+    return int(card)
 
 
 def _resolve_trades(s: State) -> None:
     # in seat order, each trader discards and takes the deck's next card
     for p in range(s["players"]):
         if s["trade"][p] == "trade":
-            s["discard"].append(s["hand"][p])
+            s["discard"] = [*s["discard"], s["hand"][p]]
             s["hand"][p] = _draw_card(s)
     _start_round(s)
 
@@ -326,14 +337,14 @@ def _start_round(s: State) -> None:
     s["genius"] = g
     if all(questions_asked(s, s["hand"][g])):
         # a Genius whose card is used up (only on a long tie) takes a new one
-        s["discard"].append(s["hand"][g])
+        s["discard"] = [*s["discard"], s["hand"][g]]
         s["hand"][g] = _draw_card(s)
     if len(s["whoami"]) < n - 1:
         _reshuffle_whoami(s)
     s["identity"] = [None] * n
     s["revealed"] = [False] * n
-    for p in seats_from(g + 1, n)[: n - 1]:
-        card = s["whoami"].pop(0)
+    dealt, s["whoami"] = s["whoami"][: n - 1], s["whoami"][n - 1 :]
+    for p, card in zip(seats_from(g + 1, n)[: n - 1], dealt, strict=True):
         s["identity"][p] = card
         if card == IDIOT:
             s["whoami_idiots_dealt"] += 1
@@ -357,7 +368,7 @@ def _ask(s: State, index: int) -> None:
     card = s["hand"][s["genius"]]
     asked = questions_asked(s, card)
     asked[index] = True
-    s["asked"][str(card)] = asked
+    s["asked"] = {**s["asked"], str(card): asked}
     s["question"] = index
     s["phase"] = "answer"
 

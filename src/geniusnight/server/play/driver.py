@@ -65,8 +65,8 @@ class Driver:
     def schedule(self, live: LiveGame) -> None:
         if live.over or self.draining:
             return
-        to_act = live.engine.to_act(live.state)
-        if any(seat in to_act for seat in live.bot_seats()):
+        bots = live.bot_seats()
+        if bots and not bots.keys().isdisjoint(live.engine.to_act(live.state)):
             self._spawn(self._bot_turn(live.id, live.seq))
         if live.deadline_at is not None and self._timers.get(live.id) != live.deadline_at:
             self._timers[live.id] = live.deadline_at

@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import hashlib
 import logging
+import sqlite3
 import time
 from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable, Coroutine
@@ -20,9 +21,9 @@ from typing import Any
 
 from sqlalchemy import Table, bindparam, insert, select, update
 from sqlalchemy.engine import Connection
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.sql.dml import Update
+from sqlalchemy.sql.dml import Insert, Update
 
 from ...clock import Clock, SystemClock
 from ...db import Database, Game, GameSeat, Move, RefusedAction, Room, RoomStatus
@@ -668,19 +669,73 @@ async def write_moves(db: Database, batch: list[PendingWrite]) -> None:
 
 
 def _write_moves(conn: Connection, batch: list[PendingWrite]) -> None:
-    # Core with executemany: one statement for the moves and one per shape of game update,
-    # however many moves the batch holds; the statements are built once (their compiled
-    # form and cache key are kept on them)
+    # executemany: one statement for the moves and one per shape of game update, however
+    # many moves the batch holds; the statements are built once
     updates: dict[tuple[str, ...], list[dict[str, Any]]] = {}
     for w in batch:
         keys = tuple(sorted(w.game_values))
         updates.setdefault(keys, []).append({"b_id": w.game_id, **{f"b_{k}": w.game_values[k] for k in keys}})
-    conn.execute(INSERT_MOVES, [w.move for w in batch])
+    _execute_many(conn, INSERT_MOVES, [w.move for w in batch])
     for keys, rows in updates.items():
-        conn.execute(_game_update(keys), rows)
+        _execute_many(conn, _game_update(keys), rows)
     finished = [{"b_room": w.room_id, "b_game": w.game_id, "b_now": w.now} for w in batch if w.room_id is not None]
     if finished:
-        conn.execute(FINISH_ROOM, finished)
+        _execute_many(conn, FINISH_ROOM, finished)
+
+
+def _execute_many(conn: Connection, stmt: Insert | Update, rows: list[dict[str, Any]]) -> None:
+    """``conn.execute(stmt, rows)``; on the SQLite file's move connection (``sqlite3``), the
+    statement's SQL and its parameters' bind processors are worked out once and the rows go
+    straight to the driver's ``executemany``.
+
+    SQLAlchemy's execution around a batch (a compiled-cache look-up, an execution context,
+    parameters processed as dicts) cost more than the writes themselves: half of a move's
+    commit, a twentieth of the server's CPU in the load benchmark (docs/benchmarks.md,
+    "Moves written by the driver"). The rows hold the same keys (each caller builds them alike)."""
+    if conn.dialect.driver != "pysqlite":
+        conn.execute(stmt, rows)
+        return
+    key = (stmt, tuple(rows[0]))
+    prepared = _PREPARED.get(key)
+    if prepared is None:
+        prepared = _PREPARED[key] = _prepare(stmt, list(rows[0]), conn.dialect)
+    sql, params = prepared
+    values = [
+        [fixed if name is None else r[name] if process is None else process(r[name]) for name, process, fixed in params]
+        for r in rows
+    ]
+    cursor = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
+    try:
+        cursor.executemany(sql, values)
+    except sqlite3.Error as e:
+        # as SQLAlchemy raises it: the callers tell a taken seq (IntegrityError) and a lock
+        # held by another process (OperationalError, retried) by SQLAlchemy's classes
+        raise DBAPIError.instance(sql, values, e, sqlite3.Error) from e
+    finally:
+        cursor.close()
+
+
+Param = tuple[str | None, Any, Any]  # (the row's key or None, its bind processor, else the fixed value)
+
+
+def _prepare(stmt: Insert | Update, keys: list[str], dialect: Any) -> tuple[str, list[Param]]:
+    """The SQL of ``stmt`` for rows of ``keys``, and for each of its parameters in order: the
+    row key it takes and the bind processor to pass it through, or for a value fixed in the
+    statement (a status, the 1 of ``version + 1``) that value, processed."""
+    compiled = stmt.compile(dialect=dialect, column_keys=keys)
+    params: list[Param] = []
+    for name in compiled.positiontup or []:
+        bind = compiled.binds[name]
+        process = bind.type.dialect_impl(dialect).bind_processor(dialect)
+        if name in keys:
+            params.append((name, process, None))
+        else:
+            value = bind.effective_value
+            params.append((None, None, value if process is None else process(value)))
+    return compiled.string, params
+
+
+_PREPARED: dict[tuple[Any, tuple[str, ...]], tuple[str, list[Param]]] = {}
 
 
 INSERT_MOVES = insert(MOVES)
