@@ -98,7 +98,7 @@ def _near_misses(state: State, question: str, accepted: list[str], rng: Rng) -> 
     words, frame = _stems(question), _frame(question)
     topic = index.topics.get(question)
     # only the questions that share a word with this one, or its category, can score: look
-    # them up instead of walking the whole pack (0.9 ms an answer, most of a bot's time)
+    # them up instead of walking the whole pack (which took half of a wrong answer's time)
     near = set(index.topic_questions.get(topic, ())) if topic is not None else set()
     for word in words:
         near.update(index.word_questions.get(word, ()))
