@@ -905,6 +905,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--client-procs", type=int, default=1, help="client processes")
     p.add_argument("--idle", type=int, default=1000, help="idle connections for the memory figure (0: skip)")
     p.add_argument("--no-bare", dest="bare", action="store_false", help="skip the bare broadcast baseline")
+    p.add_argument(
+        "--repeat",
+        type=int,
+        default=1,
+        help="runs of each game (ours, then the bare server, each time), and the median of their ratios",
+    )
     p.add_argument("--json", type=Path, help="also write the report as JSON here")
     p.add_argument("--extra-engine", help="module:attribute of an extra engine (count21: geniusnight.bench.toy:ENGINE)")
 
@@ -925,8 +931,15 @@ def main(args: argparse.Namespace) -> int:
             one.extra_engine = "geniusnight.bench.toy:ENGINE"
         if one.extra_engine:
             _register_extra(one.extra_engine)
-        reports.append(bench(one))
-        print(summary(reports[-1]), flush=True)
+        runs = []
+        for _ in range(args.repeat):
+            runs.append(bench(one))
+            print(summary(runs[-1]), flush=True)
+        if len(runs) > 1 and all("ratio_to_bare" in r for r in runs):
+            # the machine's speed drifts between runs: a pair's ratio says more than one figure
+            ratios = [r["ratio_to_bare"] for r in runs]
+            print(f"  {game}: ours / bare over {len(runs)} runs {ratios}, median {statistics.median(ratios):.3f}")
+        reports += runs
     if args.json:
         args.json.write_text(json.dumps(reports[0] if len(reports) == 1 else reports, indent=2) + "\n")
     return 0 if all(r["ours"]["errors"] == 0 for r in reports) else 1
