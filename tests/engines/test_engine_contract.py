@@ -104,7 +104,8 @@ def test_no_later_move_changes_an_earlier_state(game: str, seed: int, count: int
     frames and the bots read them), so no move may change a shared value in place: every
     state of a whole random game, timeouts among the moves, is still as it was made."""
     engine = get_engine(game)
-    players = player_counts(engine)[count % len(player_counts(engine))]
+    counts = player_counts(engine)
+    players = counts[count % len(counts)]
     state = engine.setup(players, engine.validate_options(players, {}), seed)
     made: list[tuple[Any, str]] = [(state, json.dumps(engine.dump(state), sort_keys=True))]
     for step in range(3000):

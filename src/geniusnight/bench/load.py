@@ -427,8 +427,8 @@ async def play_room(
                     if action is None:
                         legal = engine.legal_actions(state, seat) or [{}]
                         action = legal[0]
-                    room.expect(seq + 1)
                     t0 = await pace.wait()
+                    room.expect(seq + 1)  # after the wait: the watchdog counts from the send
                     await room.socks[seat].send(
                         orjson.dumps({"type": "act", "ref": f"m{seq}", "action": action}), text=True
                     )
@@ -469,8 +469,8 @@ async def play_bare_room(
     pace = Pace(args, index)
     try:
         while not stats.stop:
-            room.expect(seq + 1)
             t0 = await pace.wait()
+            room.expect(seq + 1)
             await room.socks[seq % k].send(orjson.dumps({"type": "act", "ref": f"m{seq}", "action": {}}), text=True)
             await room.done.wait()
             if room.failed is not None:
