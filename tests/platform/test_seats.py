@@ -9,9 +9,10 @@ from typing import Any
 
 import httpx
 import pytest
-from sqlalchemy import select
+from sqlalchemy import select, update
 
-from geniusnight.db import Move, RefusedAction
+from geniusnight.db import Game, Move, RefusedAction, Room
+from geniusnight.server.rooms import service, usecases
 from inprocess import Served, serve
 from wsclient import Player
 
@@ -311,3 +312,53 @@ async def test_only_the_host_hands_another_members_seat_to_a_bot(any_db_url: str
         # removal stays its own action: a kicked member's token stops working
         assert (await call(srv, "DELETE", f"/api/rooms/{rid}/seats/1", host_token)).status_code == 200
         assert (await call(srv, "GET", f"/api/rooms/{rid}/view", guest["token"])).status_code == 401
+
+
+async def test_two_starts_at_once_make_one_game(any_db_url: str) -> None:
+    async with serve(any_db_url) as srv:
+        rid, host_token, _ = await room_of(srv, 1)
+        answers = await asyncio.gather(*(call(srv, "POST", f"/api/rooms/{rid}/start", host_token) for _ in range(2)))
+        assert sorted(r.status_code for r in answers) == [200, 409]
+        assert {r.json().get("code") for r in answers if r.status_code == 409} == {"not_in_lobby"}
+        async with srv.services.db.sessions() as s:
+            games = (await s.execute(select(Game.id).where(Game.room_id == rid))).scalars().all()
+        assert games == [next(r.json()["game_id"] for r in answers if r.status_code == 200)]
+
+
+class _RoomChangesAfterItsRead:
+    """A connection on which the room changes (its version moves on) right after a start
+    read it, as when another process seats someone at that moment: ``times`` starts."""
+
+    def __init__(self, conn: Any, raced: list[str], times: int) -> None:
+        self.conn, self.raced, self.times = conn, raced, times
+
+    def execute(self, stmt: Any, *args: Any) -> Any:
+        result = self.conn.execute(stmt, *args)
+        if stmt is service._START_ROOM and len(self.raced) < self.times:
+            self.raced.append(args[0]["room_id"])
+            rooms = Room.__table__
+            self.conn.execute(update(rooms).values(version=rooms.c.version + 1))
+        return result
+
+
+@pytest.mark.parametrize(("races", "status"), [(1, 200), (service.SEATING_TRIES, 409)])
+async def test_a_start_whose_room_changed_under_it_starts_again_from_what_is_there(
+    any_db_url: str, monkeypatch: pytest.MonkeyPatch, races: int, status: int
+) -> None:
+    raced: list[str] = []
+
+    def start_game(conn: Any, *args: Any, **kwargs: Any) -> Any:
+        return service.start_game(_RoomChangesAfterItsRead(conn, raced, races), *args, **kwargs)
+
+    monkeypatch.setattr(usecases, "start_game", start_game)
+    async with serve(any_db_url) as srv:
+        rid, host_token, _ = await room_of(srv, 1)
+        r = await call(srv, "POST", f"/api/rooms/{rid}/start", host_token)
+        assert raced == [rid] * races and r.status_code == status
+        async with srv.services.db.sessions() as s:
+            games = (await s.execute(select(Game.id).where(Game.room_id == rid))).scalars().all()
+        if status == 200:
+            assert games == [r.json()["game_id"]]
+        else:  # nothing of a start that never settled was kept
+            assert r.json()["code"] == "seats_busy" and games == []
+            assert (await call(srv, "GET", f"/api/rooms/{rid}", host_token)).json()["status"] == "lobby"

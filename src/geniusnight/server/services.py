@@ -96,22 +96,24 @@ class Services:
         await self.bus.publish(HostEvent(room_id, member_id, message))
         await self.publish_room(room_id)
 
-    async def publish_started(self, live: LiveGame) -> None:
-        """A game began: each socket of the room learns its seat in it, the room and the first
-        state, from one event."""
-        await self.bus.publish(StartedEvent(live.room_id, live.id, await self._snapshot_to_share(live.room_id)))
+    async def publish_started(self, live: LiveGame, snapshot: RoomSnapshot | None) -> None:
+        """A game began: each socket of the room learns its seat in it, the room (``snapshot``,
+        read as it began, if :meth:`room_watched`) and the first state, from one event."""
+        await self.bus.publish(StartedEvent(live.room_id, live.id, snapshot))
 
     async def publish_room(self, room_id: str) -> None:
         """The room changed (or who is online in it): every socket gets its snapshot."""
         await self.bus.publish(RoomEvent(room_id, await self._snapshot_to_share(room_id)))
 
+    def room_watched(self, room_id: str) -> bool:
+        """Someone is connected to the room here or, as far as this process last heard,
+        through another one: a change of the room is worth reading its snapshot for."""
+        return room_id in self.hub.rooms or bool(self.hub.remote_online.get(room_id))
+
     async def _snapshot_to_share(self, room_id: str) -> RoomSnapshot | None:
-        """The room's snapshot, read here once for every process, when someone is connected
-        to the room here or, as far as this process last heard, through another one (a
-        process that has connections to the room and gets no snapshot reads it itself)."""
-        if room_id in self.hub.rooms or self.hub.remote_online.get(room_id):
-            return await self.rooms.read_snapshot(room_id)
-        return None
+        """The room's snapshot, read here once for every process, when the room is watched
+        (a process that has connections to the room and gets no snapshot reads it itself)."""
+        return await self.rooms.read_snapshot(room_id) if self.room_watched(room_id) else None
 
     async def publish_chat(self, room_id: str, chat: dict[str, Any]) -> None:
         await self.bus.publish(ChatEvent(room_id, chat))

@@ -19,7 +19,7 @@ from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
-from sqlalchemy import Table, bindparam, func, insert, select
+from sqlalchemy import Connection, Table, bindparam, func, insert, select, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -65,10 +65,30 @@ _SNAPSHOT_ROOM = (
     .where(ROOMS.c.id == bindparam("room_id"))
 )
 _SNAPSHOT_GAMES = select(GAMES.c.id).where(GAMES.c.room_id == bindparam("room_id")).order_by(GAMES.c.id)
-_SNAPSHOT_SEATED = (
-    select(MEMBERS.c.id, MEMBERS.c.seat, MEMBERS.c.name, MEMBERS.c.bot)
+# the lobby's seated members, by seat: a snapshot's seats, and a new game's
+_SEATED = (
+    select(MEMBERS.c.id, MEMBERS.c.seat, MEMBERS.c.name, MEMBERS.c.bot, MEMBERS.c.away_by)
     .where(MEMBERS.c.room_id == bindparam("room_id"), MEMBERS.c.seat.is_not(None), MEMBERS.c.kicked.is_(False))
     .order_by(MEMBERS.c.seat)
+)
+# a game start's statements (start_game)
+_START_ROOM = select(
+    ROOMS.c.status, ROOMS.c.game, ROOMS.c.options, ROOMS.c.time_limits, ROOMS.c.host_member_id, ROOMS.c.version
+).where(ROOMS.c.id == bindparam("room_id"))
+_MEMBER_BY_TOKEN = select(MEMBERS.c.id, MEMBERS.c.room_id, MEMBERS.c.kicked).where(
+    MEMBERS.c.token_hash == bindparam("token_hash")
+)
+_UNSEAT = update(MEMBERS).where(MEMBERS.c.id.in_(bindparam("ids", expanding=True))).values(seat=None)
+_SEAT = update(MEMBERS).where(MEMBERS.c.id == bindparam("member_id")).values(seat=bindparam("new_seat"))
+_PLAYING = (
+    update(ROOMS)
+    .where(ROOMS.c.id == bindparam("room_id"), ROOMS.c.version == bindparam("read_version"))
+    .values(
+        current_game_id=bindparam("game_id"),
+        status=RoomStatus.PLAYING,
+        updated_at=bindparam("now"),
+        version=ROOMS.c.version + 1,
+    )
 )
 
 T = TypeVar("T")
@@ -263,70 +283,10 @@ class RoomService:
 
     async def read_snapshot(self, room_id: str) -> RoomSnapshot | None:
         """The room as every member may see it, but for who is online (see RoomSnapshot), as
-        this session's transaction sees it (None: no such room, or it was closed). The room's
-        row, with its version, its current game and its spectator count, comes in one
-        statement before the rest, so the snapshot carries at most the version of what it
-        shows.
-
-        Core statements built once, not the ORM: a snapshot is read at every game's start and
-        end and at every connect and disconnect, and through the ORM it cost 3.6 times as
-        much (docs/benchmarks.md, "Game starts, frames encoded with orjson, and the shared
-        view's operations")."""
+        this session's transaction sees it (None: no such room, or it was closed): see
+        :func:`read_snapshot`."""
         conn = await self.s.connection()
-        room = (await conn.execute(_SNAPSHOT_ROOM, {"room_id": room_id})).one_or_none()
-        if room is None or room.status == RoomStatus.CLOSED:
-            return None
-        games = (await conn.execute(_SNAPSHOT_GAMES, {"room_id": room_id})).all()
-        engine = get_engine(room.game)
-        if room.seats is not None and room.status != RoomStatus.LOBBY:
-            # once the game runs, its seat list is the truth (kicked players became bots, a
-            # bot stands in for those away)
-            members = [s.get("member_id") for s in room.seats]
-            seats = [
-                {
-                    **entry,
-                    "away": bool(s.get("away")),
-                    "online": s.get("bot") is not None and not s.get("away"),
-                    "host": s.get("member_id") == room.host_member_id,
-                }
-                for entry, s in zip(seat_entries(room.seats, member_ids=False), room.seats, strict=True)
-            ]
-        else:
-            seated = (await conn.execute(_SNAPSHOT_SEATED, {"room_id": room_id})).all()
-            members = [m.id for m in seated]
-            seats = [
-                {
-                    "seat": m.seat,
-                    "name": m.name,
-                    "bot": m.bot,
-                    "away": False,
-                    "online": m.bot is not None,
-                    "host": m.id == room.host_member_id,
-                }
-                for m in seated
-            ]
-        lo, hi = engine.player_range(room.options)
-        # free-form options can fix the deal (a bag order, a deck, identities): never show
-        # them to the table, only that they are set
-        secret = {o.name for o in engine.info.options if o.kind == "json"}
-        public = {
-            "id": room_id,
-            "game": room.game,
-            "title": engine.info.title,
-            "status": room.status,
-            "options": {k: v for k, v in room.options.items() if k not in secret},
-            "custom_options": sorted(k for k in secret if room.options.get(k) is not None),
-            "time_limits": room.time_limits,
-            "seats": seats,
-            "spectators": room.spectators or 0,
-            "min_players": lo,
-            "max_players": hi,
-            "game_id": room.current_game_id,
-            "games": [g.id for g in games],
-            "result": room.result,
-            "invite_path": f"/join/{room.invite}",
-        }
-        return RoomSnapshot(public, room.version, members)
+        return await conn.run_sync(read_snapshot, room_id)
 
     async def summary(self, room: Room) -> dict[str, Any]:
         """What a newcomer may know before joining: the game, the host's name, how full it is.
@@ -604,49 +564,6 @@ class RoomService:
         room.host_member_id = target.id
         return target
 
-    async def start(self, room: Room) -> Game:
-        self.require_lobby(room)
-        return await self._new_game(room)
-
-    async def rematch(self, room: Room) -> Game:
-        if room.status != RoomStatus.FINISHED:
-            raise ApiError(409, "not_finished", "A rematch starts once the game is over.")
-        return await self._new_game(room)
-
-    async def _new_game(self, room: Room) -> Game:
-        """A game for the lobby seats, each member at their seat (seats 0..n-1)."""
-        engine = get_engine(room.game)
-        seated = await self.seated(room.id)
-        await self._renumber(seated)
-        lo, hi = engine.player_range(room.options)
-        if not lo <= len(seated) <= hi:
-            raise ApiError(
-                409,
-                "player_count",
-                f"{engine.info.title} with these options needs {lo}-{hi} players.",
-            )
-        options = check_options(engine, room.options, len(seated))
-        game = Game(
-            room_id=room.id,
-            engine=room.game,
-            options=options,
-            seed=secrets.randbits(63),
-            players=len(seated),
-            seats=[_game_seat(m, room.game) for m in seated],
-            time_limits=dict(room.time_limits),
-        )
-        self.s.add(game)
-        await self.s.flush()
-        # one insert of many rows, not a flush of as many objects (a start is on the hot path
-        # of a busy server: every room's rematch); nothing here reads them back as objects
-        await self.s.execute(
-            insert(GAME_SEATS), [{"game_id": game.id, "seat": m.seat, "member_id": m.id} for m in seated]
-        )
-        room.current_game_id = game.id
-        room.status = RoomStatus.PLAYING
-        room.updated_at = datetime.now(UTC)
-        return game
-
     async def chat(self, room: Room, member: Member, text: Any) -> ChatMessage:
         msg = ChatMessage(
             room_id=room.id,
@@ -664,6 +581,132 @@ class RoomService:
             select(ChatMessage).where(ChatMessage.room_id == room_id).order_by(ChatMessage.id.desc()).limit(limit)
         )
         return [chat_json(m) for m in reversed(list(rows.scalars()))]
+
+
+def read_snapshot(conn: Connection, room_id: str) -> RoomSnapshot | None:
+    """The room as every member may see it, but for who is online (see RoomSnapshot), as
+    ``conn``'s transaction sees it (None: no such room, or it was closed). The room's
+    row, with its version, its current game and its spectator count, comes in one
+    statement before the rest, so the snapshot carries at most the version of what it
+    shows.
+
+    Core statements built once, not the ORM: a snapshot is read at every game's start and
+    end and at every connect and disconnect, and through the ORM it cost 3.6 times as
+    much (docs/benchmarks.md, "Game starts, frames encoded with orjson, and the shared
+    view's operations")."""
+    room = conn.execute(_SNAPSHOT_ROOM, {"room_id": room_id}).one_or_none()
+    if room is None or room.status == RoomStatus.CLOSED:
+        return None
+    games = conn.execute(_SNAPSHOT_GAMES, {"room_id": room_id}).all()
+    engine = get_engine(room.game)
+    if room.seats is not None and room.status != RoomStatus.LOBBY:
+        # once the game runs, its seat list is the truth (kicked players became bots, a
+        # bot stands in for those away)
+        members = [s.get("member_id") for s in room.seats]
+        seats = [
+            {
+                **entry,
+                "away": bool(s.get("away")),
+                "online": s.get("bot") is not None and not s.get("away"),
+                "host": s.get("member_id") == room.host_member_id,
+            }
+            for entry, s in zip(seat_entries(room.seats, member_ids=False), room.seats, strict=True)
+        ]
+    else:
+        seated = conn.execute(_SEATED, {"room_id": room_id}).all()
+        members = [m.id for m in seated]
+        seats = [
+            {
+                "seat": m.seat,
+                "name": m.name,
+                "bot": m.bot,
+                "away": False,
+                "online": m.bot is not None,
+                "host": m.id == room.host_member_id,
+            }
+            for m in seated
+        ]
+    lo, hi = engine.player_range(room.options)
+    # free-form options can fix the deal (a bag order, a deck, identities): never show
+    # them to the table, only that they are set
+    secret = {o.name for o in engine.info.options if o.kind == "json"}
+    public = {
+        "id": room_id,
+        "game": room.game,
+        "title": engine.info.title,
+        "status": room.status,
+        "options": {k: v for k, v in room.options.items() if k not in secret},
+        "custom_options": sorted(k for k in secret if room.options.get(k) is not None),
+        "time_limits": room.time_limits,
+        "seats": seats,
+        "spectators": room.spectators or 0,
+        "min_players": lo,
+        "max_players": hi,
+        "game_id": room.current_game_id,
+        "games": [g.id for g in games],
+        "result": room.result,
+        "invite_path": f"/join/{room.invite}",
+    }
+    return RoomSnapshot(public, room.version, members)
+
+
+class RoomChanged(Exception):
+    """The room changed between a start's read of it and its write (another process joined,
+    kicked or started at the same moment): the start is tried again from what is there now."""
+
+
+def start_game(
+    conn: Connection, room_id: str, token_hash: str | None, *, rematch: bool, snapshot: bool
+) -> tuple[Game, RoomSnapshot | None]:
+    """The host starts the game (``rematch``: a new one after the last ended) for the lobby
+    seats, each member at their seat (seats 0..n-1), in ``conn``'s transaction: the game and
+    its seats written, the room playing it. Returns the new game (not in any session) and,
+    if ``snapshot``, the room as it is then.
+
+    Core statements in one synchronous transaction, not the ORM: every room's rematch runs
+    through here on a busy server, and through the ORM's session a start's reads and writes
+    cost five times as much (docs/benchmarks.md, "Game starts in one transaction"). The room
+    is written only if its version is still the one read (else :class:`RoomChanged`), so two
+    starts, or a start and a join, racing on two processes cannot both pass their checks."""
+    room = conn.execute(_START_ROOM, {"room_id": room_id}).one_or_none()
+    if room is None or room.status == RoomStatus.CLOSED:
+        raise ApiError(404, "no_room", "There is no such room (or it was closed).")
+    caller = conn.execute(_MEMBER_BY_TOKEN, {"token_hash": token_hash}).one_or_none() if token_hash else None
+    if caller is None or caller.room_id != room_id or caller.kicked:
+        raise ApiError(401, "not_member", "You are not in this room.")
+    if caller.id != room.host_member_id:
+        raise ApiError(403, "not_host", "Only the host can do that.")
+    if rematch and room.status != RoomStatus.FINISHED:
+        raise ApiError(409, "not_finished", "A rematch starts once the game is over.")
+    if not rematch and room.status != RoomStatus.LOBBY:
+        raise ApiError(409, "not_in_lobby", "That can only be changed in the lobby.")
+    seated = conn.execute(_SEATED, {"room_id": room_id}).all()
+    engine = get_engine(room.game)
+    lo, hi = engine.player_range(room.options)
+    if not lo <= len(seated) <= hi:
+        raise ApiError(409, "player_count", f"{engine.info.title} with these options needs {lo}-{hi} players.")
+    options = check_options(engine, room.options, len(seated))
+    if any(m.seat != i for i, m in enumerate(seated)):
+        # first no seat, then the new one: the unique (room, seat) index refuses a member
+        # moving onto a seat another still holds
+        conn.execute(_UNSEAT, {"ids": [m.id for m in seated]})
+        conn.execute(_SEAT, [{"member_id": m.id, "new_seat": i} for i, m in enumerate(seated)])
+    values = {
+        "room_id": room_id,
+        "engine": room.game,
+        "options": options,
+        "seed": secrets.randbits(63),
+        "players": len(seated),
+        "seats": [_new_seat(m.id, m.name, m.bot, m.away_by, room.game) for m in seated],
+        "time_limits": dict(room.time_limits),
+    }
+    game_id = conn.execute(insert(GAMES).returning(GAMES.c.id), values).scalar_one()
+    conn.execute(insert(GAME_SEATS), [{"game_id": game_id, "seat": i, "member_id": m.id} for i, m in enumerate(seated)])
+    now = datetime.now(UTC)
+    params = {"room_id": room_id, "read_version": room.version, "game_id": game_id, "now": now}
+    if conn.execute(_PLAYING, params).rowcount != 1:
+        raise RoomChanged
+    return Game(id=game_id, **values), read_snapshot(conn, room_id) if snapshot else None
 
 
 def chat_json(m: ChatMessage) -> dict[str, Any]:
@@ -693,11 +736,11 @@ def seat_entries(seats: list[dict[str, Any]], *, member_ids: bool = True) -> lis
     return entries
 
 
-def _game_seat(member: Member, engine: str) -> dict[str, Any]:
-    """A new game's seat for ``member``: a bot stands in for a member who is away."""
-    if member.bot is None and member.away_by is not None:
-        return {"name": member.name, "member_id": member.id, "bot": _stand_in(engine), "away": True}
-    return {"name": member.name, "member_id": member.id, "bot": member.bot}
+def _new_seat(member_id: int, name: str, bot: str | None, away_by: str | None, engine: str) -> dict[str, Any]:
+    """A new game's seat for a member: a bot stands in for a member who is away."""
+    if bot is None and away_by is not None:
+        return {"name": name, "member_id": member_id, "bot": _stand_in(engine), "away": True}
+    return {"name": name, "member_id": member_id, "bot": bot}
 
 
 def _bot_name(label: str, taken: set[str]) -> str:

@@ -8,13 +8,14 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from ...db import Game, Member, Room, RoomStatus
 from ..errors import ApiError
 from ..play.events import RoomSnapshot
 from ..play.games import LiveGame
-from .service import RoomService, chat_json
+from .service import SEATING_TRIES, RoomChanged, RoomService, chat_json, hash_token, read_snapshot, start_game
 
 if TYPE_CHECKING:
     from ..services import Services
@@ -82,10 +83,9 @@ class RoomUseCases:
         return snap.for_online(self.services.hub.online_members(room_id)) if snap is not None else None
 
     async def read_snapshot(self, room_id: str) -> RoomSnapshot | None:
-        """The room as every member sees it, but for who is online, read in a session of its
-        own: the room's row (and its version) first (None: no such room, or it was closed)."""
-        async with self._rooms() as svc:
-            return await svc.read_snapshot(room_id)
+        """The room as every member sees it, but for who is online, read on its own: the
+        room's row (and its version) first (None: no such room, or it was closed)."""
+        return await self.services.db.read(partial(read_snapshot, room_id=room_id))
 
     async def identities(self, room_id: str) -> dict[int, dict[str, Any]]:
         async with self._rooms() as svc:
@@ -309,13 +309,20 @@ class RoomUseCases:
     async def begin(self, room_id: str, token: str | None, *, rematch: bool) -> LiveGame:
         """The host starts the game (or a rematch): committed, cached, its clock and bots going."""
         services = self.services
-        async with self._rooms() as svc:
-            room, _ = await self._host(svc, room_id, token)
-            game = await (svc.rematch(room) if rematch else svc.start(room))
-            await svc.s.commit()
-            live = services.games.adopt(game)
+        token_hash = hash_token(token, services.settings.secret_key) if token else None
+        start = partial(start_game, room_id=room_id, token_hash=token_hash, rematch=rematch)
+        for _ in range(SEATING_TRIES):
+            try:
+                # the room's snapshot read in the same transaction, if someone will be sent it
+                game, snap = await services.db.write(partial(start, snapshot=services.room_watched(room_id)))
+                break
+            except RoomChanged:
+                continue
+        else:
+            raise ApiError(409, "seats_busy", "Many seats changed at once; please try again.")
+        live = services.games.adopt(game)
         await services.games.start_clock(live)
-        await services.publish_started(live)  # each connection: its seat, the room, the first state
+        await services.publish_started(live, snap)  # each connection: its seat, the room, the first state
         services.driver.schedule(live)
         return live
 
