@@ -664,8 +664,9 @@ def start_game(
     if ``snapshot``, the room as it is then.
 
     Core statements in one synchronous transaction, not the ORM: every room's rematch runs
-    through here on a busy server, and through the ORM's session a start's reads and writes
-    cost five times as much (docs/benchmarks.md, "Game starts in one transaction"). The room
+    through here on a busy server, and with its reads and writes through the ORM's session
+    a whole start cost the server twice the CPU (docs/benchmarks.md, "Game starts in one
+    transaction"). The room
     is written only if its version is still the one read (else :class:`RoomChanged`), so two
     starts, or a start and a join, racing on two processes cannot both pass their checks."""
     room = conn.execute(_START_ROOM, {"room_id": room_id}).one_or_none()
