@@ -366,12 +366,12 @@ async def play_room(
     index: int,
     args: argparse.Namespace,
     bases: list[str],
-    stop_at: float,
     stats: Stats,
     started: asyncio.Event,
     deals: Deals,
 ) -> None:
-    """Create a room, seat ``clients`` humans, and play games until ``stop_at``."""
+    """Create a room, seat ``clients`` humans, and play games until the timed window ends
+    (``stats.stop``)."""
     import httpx
     import websockets
 
@@ -450,7 +450,7 @@ async def play_room(
 
 
 async def play_bare_room(
-    index: int, args: argparse.Namespace, ws_base: str, stop_at: float, stats: Stats, started: asyncio.Event
+    index: int, args: argparse.Namespace, ws_base: str, stats: Stats, started: asyncio.Event
 ) -> None:
     """The same loop against the bare server: an act, then every client gets seq n."""
     import websockets
@@ -490,19 +490,18 @@ async def run_rooms(args: argparse.Namespace, bases: list[str], indexes: list[in
     """Open this shard's rooms, wait until all are connected, then count ``duration`` seconds
     of play; the rooms run on until they are cancelled at the end of the window."""
     stats = Stats()
-    forever = time.perf_counter() + 86_400.0
     ready = [asyncio.Event() for _ in indexes]
     deals: Deals | None = None
     if bare:
         ws_base = bases[0].replace("http://", "ws://")
         coros = [
-            guarded(f"bare room {i}", stats, ev, play_bare_room(i, args, ws_base, forever, stats, ev))
+            guarded(f"bare room {i}", stats, ev, play_bare_room(i, args, ws_base, stats, ev))
             for i, ev in zip(indexes, ready, strict=True)
         ]
     else:
         deals = Deals(args.deals_db)
         coros = [
-            guarded(f"room {i}", stats, ev, play_room(i, args, bases, forever, stats, ev, deals))
+            guarded(f"room {i}", stats, ev, play_room(i, args, bases, stats, ev, deals))
             for i, ev in zip(indexes, ready, strict=True)
         ]
     runners = [asyncio.create_task(c) for c in coros]

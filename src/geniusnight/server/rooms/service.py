@@ -94,6 +94,28 @@ _PLAYING = (
 T = TypeVar("T")
 
 
+# the refusals several checks here (and the use cases) give alike
+def no_room() -> ApiError:
+    return ApiError(404, "no_room", "There is no such room (or it was closed).")
+
+
+def not_member() -> ApiError:
+    return ApiError(401, "not_member", "You are not in this room.")
+
+
+def not_host() -> ApiError:
+    return ApiError(403, "not_host", "Only the host can do that.")
+
+
+def not_in_lobby() -> ApiError:
+    return ApiError(409, "not_in_lobby", "That can only be changed in the lobby.")
+
+
+def seats_busy() -> ApiError:
+    """A change of seats (or a start) that lost its race every time it was tried."""
+    return ApiError(409, "seats_busy", "Many seats changed at once; please try again.")
+
+
 def hash_token(token: str, secret_key: str) -> str:
     """Seat tokens are stored only as keyed hashes."""
     return hmac.new(secret_key.encode(), token.encode(), hashlib.sha256).hexdigest()
@@ -163,7 +185,7 @@ class RoomService:
     async def room(self, room_id: str) -> Room:
         room = await self.s.get(Room, room_id)
         if room is None or room.status == RoomStatus.CLOSED:
-            raise ApiError(404, "no_room", "There is no such room (or it was closed).")
+            raise no_room()
         return room
 
     async def member_by_token(self, room_id: str, token: str | None) -> Member | None:
@@ -251,7 +273,7 @@ class RoomService:
                 await self.s.rollback()
                 if "locked" not in str(e.orig):
                     raise
-        raise ApiError(409, "seats_busy", "Many seats changed at once; please try again.")
+        raise seats_busy()
 
     async def _renumber(self, members: list[Member]) -> None:
         """Give ``members`` the seats 0..n-1 in this order: first none, then the new ones,
@@ -278,7 +300,7 @@ class RoomService:
         """The room as every member may see it, with ``online`` the members connected now."""
         snap = await self.read_snapshot(room.id)
         if snap is None:
-            raise ApiError(404, "no_room", "There is no such room (or it was closed).")
+            raise no_room()
         return snap.for_online(online or set())
 
     async def read_snapshot(self, room_id: str) -> RoomSnapshot | None:
@@ -374,14 +396,14 @@ class RoomService:
 
     def require_host(self, room: Room, member: Member | None) -> Member:
         if member is None:
-            raise ApiError(401, "not_member", "You are not in this room.")
+            raise not_member()
         if member.id != room.host_member_id:
-            raise ApiError(403, "not_host", "Only the host can do that.")
+            raise not_host()
         return member
 
     def require_lobby(self, room: Room) -> None:
         if room.status != RoomStatus.LOBBY:
-            raise ApiError(409, "not_in_lobby", "That can only be changed in the lobby.")
+            raise not_in_lobby()
 
     async def update(self, room: Room, options: Any = None, time_limits: Any = None) -> None:
         # after a game the host may change options for the rematch
@@ -464,7 +486,7 @@ class RoomService:
         async def go(room: Room) -> tuple[Member, Member | None]:
             member = await self.s.get(Member, member_id)
             if member is None or member.kicked or member.room_id != room.id:
-                raise ApiError(401, "not_member", "You are not in this room.")
+                raise not_member()
             successor = None
             if member.id == room.host_member_id:
                 successor = await self.successor(room, online - {member.id}) or await self.successor(
@@ -671,16 +693,16 @@ def start_game(
     starts, or a start and a join, racing on two processes cannot both pass their checks."""
     room = conn.execute(_START_ROOM, {"room_id": room_id}).one_or_none()
     if room is None or room.status == RoomStatus.CLOSED:
-        raise ApiError(404, "no_room", "There is no such room (or it was closed).")
+        raise no_room()
     caller = conn.execute(_MEMBER_BY_TOKEN, {"token_hash": token_hash}).one_or_none() if token_hash else None
     if caller is None or caller.room_id != room_id or caller.kicked:
-        raise ApiError(401, "not_member", "You are not in this room.")
+        raise not_member()
     if caller.id != room.host_member_id:
-        raise ApiError(403, "not_host", "Only the host can do that.")
+        raise not_host()
     if rematch and room.status != RoomStatus.FINISHED:
         raise ApiError(409, "not_finished", "A rematch starts once the game is over.")
     if not rematch and room.status != RoomStatus.LOBBY:
-        raise ApiError(409, "not_in_lobby", "That can only be changed in the lobby.")
+        raise not_in_lobby()
     seated = conn.execute(_SEATED, {"room_id": room_id}).all()
     engine = get_engine(room.game)
     lo, hi = engine.player_range(room.options)

@@ -15,7 +15,17 @@ from ...db import Game, Member, Room, RoomStatus
 from ..errors import ApiError
 from ..play.events import RoomSnapshot
 from ..play.games import LiveGame
-from .service import SEATING_TRIES, RoomChanged, RoomService, chat_json, hash_token, read_snapshot, start_game
+from .service import (
+    SEATING_TRIES,
+    RoomChanged,
+    RoomService,
+    chat_json,
+    hash_token,
+    not_member,
+    read_snapshot,
+    seats_busy,
+    start_game,
+)
 
 if TYPE_CHECKING:
     from ..services import Services
@@ -46,10 +56,6 @@ class Admission:
     game_id: int | None
 
 
-def _not_member() -> ApiError:
-    return ApiError(401, "not_member", "You are not in this room.")
-
-
 class RoomUseCases:
     def __init__(self, services: Services) -> None:
         self.services = services
@@ -68,7 +74,7 @@ class RoomUseCases:
     async def _member(self, svc: RoomService, room_id: str, token: str | None) -> tuple[Room, Member]:
         room, member = await self._caller(svc, room_id, token)
         if member is None:
-            raise _not_member()
+            raise not_member()
         return room, member
 
     async def _host(self, svc: RoomService, room_id: str, token: str | None) -> tuple[Room, Member]:
@@ -319,7 +325,7 @@ class RoomUseCases:
             except RoomChanged:
                 continue
         else:
-            raise ApiError(409, "seats_busy", "Many seats changed at once; please try again.")
+            raise seats_busy()
         live = services.games.adopt(game)
         await services.games.start_clock(live)
         await services.publish_started(live, snap)  # each connection: its seat, the room, the first state
@@ -354,7 +360,7 @@ class RoomUseCases:
             room = await svc.room(room_id)
             member = await svc.s.get(Member, member_id) if member_id is not None else None
             if member is None or member.kicked:
-                raise _not_member()
+                raise not_member()
             await self._say(svc, room, member, text)
 
     # --- what a change of seats sets off ---------------------------------------------------
@@ -389,7 +395,7 @@ def _taking_back(svc: RoomService, member_id: int, only_by: str | None = None) -
     async def take_back(room: Room) -> int | None:
         member = await svc.s.get(Member, member_id)
         if member is None or member.kicked:
-            raise _not_member()
+            raise not_member()
         if only_by is not None and member.away_by != only_by:
             return await svc.seat_of(room, member)
         return await svc.back(room, member)
