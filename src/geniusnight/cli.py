@@ -165,6 +165,7 @@ def serve(host: str | None, port: int | None, database_url: str | None, migrate:
         )
     from .logs import log_config
     from .server.app import DRAIN_TIMEOUT, RECONNECT_GRACE, create_app
+    from .server.play.wire import FramesProtocol
 
     logging.config.dictConfig(log_config(settings.json_logs, settings.log_level))
     app = create_app(Settings())  # with the admin token just set
@@ -172,6 +173,7 @@ def serve(host: str | None, port: int | None, database_url: str | None, migrate:
         app,
         host=host or settings.host,
         port=port or settings.port,
+        ws=FramesProtocol,  # uvicorn's websocket protocol, which lets the app write frames directly
         ws_max_size=1 << 20,  # frames over 16 KiB get a clear error frame, not a dropped socket
         log_config=None,  # configured above
         log_level="info",

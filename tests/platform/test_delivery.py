@@ -4,15 +4,19 @@ move writer waiting for a lock another connection holds (docs/benchmarks.md, "Lo
 from __future__ import annotations
 
 import asyncio
+import json
 import sqlite3
 from typing import Any, cast
 
+import httpx
 import pytest
+import websockets
 from sqlalchemy import text
 
 from geniusnight.db import Database
-from geniusnight.server.play import realtime
+from geniusnight.server.play import realtime, wire
 from geniusnight.server.play.realtime import Connection
+from inprocess import serve
 
 
 class Socket:
@@ -160,6 +164,129 @@ async def test_stop_before_the_writer_began_drops_the_waiting_send() -> None:
     conn.send_text("x")  # waits on the gate; the writer task has not run yet
     await asyncio.wait_for(conn.stop(), 1)
     assert conn._writer is None and conn.closed and conn._sending is None
+
+
+class Direct(Socket):
+    """A socket whose server writes frames itself (the ``geniusnight.frames`` scope extension),
+    recording each write; while ``full`` its writer takes nothing, as when the socket's write
+    buffer is full."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.writes: list[list[str]] = []
+        self.full = False
+        self.scope = {"type": "websocket", "extensions": {wire.FRAMES: self.write}}
+
+    def write(self, texts: Any) -> bool:
+        if self.full:
+            return False
+        self.writes.append(list(texts))
+        return True
+
+
+def test_a_frame_goes_straight_to_the_socket_when_the_server_offers_a_writer() -> None:
+    sock = Direct()
+    conn = connection(sock)
+    conn.send_text("a")
+    conn.send_text("b")
+    assert sock.writes == [["a"], ["b"]] and sock.sent == [] and conn._writer is None
+
+
+def test_a_socket_that_cannot_take_a_frame_now_gets_it_through_the_asgi_send() -> None:
+    sock = Direct()
+    sock.full = True
+    conn = connection(sock)
+    conn.send_text("a")
+    assert sock.writes == [] and sock.sent == ["a"]
+
+
+def test_frames_sent_while_corked_go_out_together_in_order_in_one_write() -> None:
+    sock = Direct()
+    conn = connection(sock)
+    conn.cork()
+    conn.send_text("patch")
+    conn.send_text("ack")
+    assert sock.writes == []
+    conn.uncork()
+    assert sock.writes == [["patch", "ack"]]
+    conn.send_text("next")
+    assert sock.writes[-1] == ["next"]  # uncorked: frames go out at once again
+
+
+async def test_frames_held_by_a_cork_go_out_one_by_one_when_the_socket_cannot_take_them_now() -> None:
+    sock = Direct()
+    conn = connection(sock)
+    conn.cork()
+    conn.send_text("patch")
+    conn.send_text("ack")
+    sock.full = True
+    conn.uncork()
+    await settle()
+    assert sock.writes == [] and sock.sent == ["patch", "ack"]
+
+
+async def test_closing_a_corked_connection_sends_what_it_holds_first() -> None:
+    sock = Direct()
+    conn = connection(sock)
+    conn.cork()
+    conn.send_text("kicked")
+    conn.finish()
+    conn.send_text("after")  # closed: dropped
+    conn.uncork()
+    await settle()
+    assert sock.writes == [["kicked"]] and sock.closed
+
+
+async def test_a_corked_connection_that_falls_far_behind_is_dropped() -> None:
+    sock = Direct()
+    conn = connection(sock)
+    conn.cork()
+    for i in range(realtime.MAX_BACKLOG + 2):
+        conn.send_text(f"s{i}")
+    conn.uncork()
+    await settle()
+    assert conn.closed and sock.closed and sock.writes == []  # it resyncs when it reconnects
+
+
+async def game_frame(ws: Any) -> dict[str, Any]:
+    """The next frame but the ``room`` frames (who is online changes as sockets come)."""
+    while True:
+        frame: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), 5))
+        if frame["type"] != "room":
+            return frame
+
+
+@pytest.mark.parametrize("compression", [None, "deflate"])
+async def test_frames_written_by_uvicorn_protocol_reach_the_client_whole_and_in_order(
+    db_url: str, compression: str | None
+) -> None:
+    """Under uvicorn every frame is written straight to the socket, the mover's patch and
+    ack in one write, and a client that agreed on compression gets them compressed."""
+    async with serve(db_url) as srv, httpx.AsyncClient(base_url=srv.base) as c:
+        host = (await c.post("/api/rooms", json={"game": "count21", "name": "Ada"})).json()
+        c.cookies.clear()
+        guest = (await c.post(f"/api/join/{host['invite_url'].rsplit('/', 1)[1]}", json={"name": "Bo"})).json()
+        c.cookies.clear()
+        auth = {"Authorization": f"Bearer {host['token']}"}
+        game_id = (await c.post(f"/api/rooms/{host['room_id']}/start", headers=auth)).json()["game_id"]
+        url = f"{srv.ws_base}/ws/{host['room_id']}"
+        async with websockets.connect(url, compression=compression) as ada, websockets.connect(url) as bo:
+            for ws, token in ((ada, host["token"]), (bo, guest["token"])):
+                await ws.send(json.dumps({"type": "hello", "token": token, "patches": True}))
+                assert [json.loads(await ws.recv())["type"] for _ in range(2)] == ["welcome", "state"]
+            (conn,) = [c for c in srv.services.hub.connections() if c.seat == 0]
+            assert conn._write_frames is not None  # the direct path, not the ASGI send
+            assert (ada.protocol.extensions != []) == (compression == "deflate")
+            await ada.send(json.dumps({"type": "act", "ref": "m1", "action": {"type": "add", "n": 2}}))
+            patch, ack = await game_frame(ada), await game_frame(ada)
+            assert (patch["type"], patch["game_id"], patch["seq"], patch["base"]) == ("patch", game_id, 1, 0)
+            assert ack == {"type": "ack", "ref": "m1", "seq": 1, "duplicate": False}
+            assert (await game_frame(bo))["ops"] == patch["ops"]
+            # an illegal move: its error, and nothing else, in order after it
+            await ada.send(json.dumps({"type": "act", "ref": "m2", "action": {"type": "add", "n": 1}}))
+            assert (await game_frame(ada))["code"] == "not_your_turn"
+            await ada.send(json.dumps({"type": "ping", "ref": "p"}))
+            assert await game_frame(ada) == {"type": "pong", "ref": "p"}
 
 
 async def test_move_write_waits_for_another_connections_lock_without_blocking_the_loop(db_url: str) -> None:

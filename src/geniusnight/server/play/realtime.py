@@ -16,7 +16,7 @@ import logging
 import time
 import uuid
 from collections import deque
-from collections.abc import Awaitable, Callable, Coroutine, Generator
+from collections.abc import Awaitable, Callable, Coroutine, Generator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -41,6 +41,7 @@ from .events import (
 )
 from .games import GameService, LiveGame
 from .patches import encode as encode_json
+from .wire import WriteFrames, frames_writer
 
 log = logging.getLogger(__name__)
 
@@ -121,7 +122,11 @@ class Connection:
     seconds: an idle connection (most of them, most of the time) holds no task. One timer a
     connection watches for the quiet, re-armed while frames keep coming, not one a frame:
     each timer lived on in the loop's heap for ``WRITER_LINGER`` seconds after it was
-    cancelled."""
+    cancelled.
+
+    Under uvicorn a frame is written straight to the socket (``wire.FramesProtocol``), and
+    frames sent while the connection is corked (a move on its way to its ack) are held and
+    written together when it is uncorked."""
 
     ws: WebSocket
     room_id: str
@@ -140,6 +145,11 @@ class Connection:
     _waiting_since: float = 0.0  # loop time the writer began to wait
     _quiet_timer: asyncio.TimerHandle | None = None
     _sending: _Resumed | None = None  # a send that had to wait, for the writer to finish
+    _held: list[str] | None = None  # frames sent while corked
+    _write_frames: WriteFrames | None = None  # the server's own frame writer, if it has one
+
+    def __post_init__(self) -> None:
+        self._write_frames = frames_writer(self.ws)
 
     def send_json(self, payload: dict[str, Any]) -> None:
         self.send_text(encode_json(payload))
@@ -147,14 +157,52 @@ class Connection:
     def send_text(self, text: str) -> None:
         if self.closed:
             return
-        if not self.backlog and self._sending is None and (self._writer is None or self._wake is not None):
-            self._send_now(text)  # nothing queued, nothing on its way, no writer busy
+        held = self._held
+        if held is not None:
+            held.append(text)
+            if len(held) > MAX_BACKLOG:
+                self._held = None
+                self.finish()
+            return
+        if self._idle():
+            write = self._write_frames
+            if write is None or not self._written(write, (text,)):
+                self._send_now(text)
             return
         if len(self.backlog) >= MAX_BACKLOG:
             self.finish()  # a client this far behind resyncs when it reconnects
             return
         self.backlog.append(text)
         self._kick()
+
+    def cork(self) -> None:
+        """Hold the frames sent from now until :meth:`uncork`, which writes them together:
+        a move's own patch and its ack go out in one write to the socket, not two."""
+        if self._held is None:
+            self._held = []
+
+    def uncork(self) -> None:
+        held, self._held = self._held, None
+        if not held or self.closed:
+            return
+        write = self._write_frames
+        if write is not None and self._idle() and self._written(write, held):
+            return
+        for text in held:
+            self.send_text(text)
+
+    def _idle(self) -> bool:
+        """Nothing queued, nothing on its way, no writer busy: a frame can go out now."""
+        return not self.backlog and self._sending is None and (self._writer is None or self._wake is not None)
+
+    def _written(self, write: WriteFrames, texts: Sequence[str]) -> bool:
+        try:
+            return write(texts)
+        except Exception:
+            self.closed = True  # the socket is gone: the writer closes it
+            self.backlog.clear()
+            self._kick()
+            return True
 
     def _send_now(self, text: str) -> None:
         coro = self.ws.send_text(text)
@@ -170,8 +218,9 @@ class Connection:
         self._kick()
 
     def finish(self) -> None:
-        """Close after the frames already queued have gone out."""
+        """Close after the frames already queued (or held) have gone out."""
         if not self.closed:
+            self.uncork()
             self.closed = True
             self._kick()
 
@@ -179,6 +228,7 @@ class Connection:
         """The socket is gone: drop what is queued and end the writer."""
         self.closed = True
         self.backlog.clear()
+        self._held = None
         if self._quiet_timer is not None:
             self._quiet_timer.cancel()
             self._quiet_timer = None

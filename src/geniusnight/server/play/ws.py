@@ -233,8 +233,12 @@ async def _act(services: Services, conn: Connection, frame: Act) -> None:
         conn.send_json(error(ref, "system_only", "Only the server applies timeouts."))
         return
     assert conn.member_id is not None
-    outcome = await services.games.submit_for(snap_game, conn.member_id, action, ref)
-    if outcome.ok:
-        conn.send_json({"type": "ack", "ref": ref, "seq": outcome.seq, "duplicate": outcome.duplicate})
-    else:
-        conn.send_json(error(ref, outcome.code, outcome.message))
+    conn.cork()  # the move's own patch, sent in the fan-out, goes out in one write with its ack
+    try:
+        outcome = await services.games.submit_for(snap_game, conn.member_id, action, ref)
+        if outcome.ok:
+            conn.send_json({"type": "ack", "ref": ref, "seq": outcome.seq, "duplicate": outcome.duplicate})
+        else:
+            conn.send_json(error(ref, outcome.code, outcome.message))
+    finally:
+        conn.uncork()
