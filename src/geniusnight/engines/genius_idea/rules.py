@@ -33,19 +33,29 @@ def jcopy(value: Any) -> Any:
     return marshal.loads(marshal.dumps(value))
 
 
-# lists of numbers or card names: a move replaces or adds items, never changes one in place
-FLAT_LISTS = frozenset({"supply", "discards", "preparing", "ready", "scores", "winners"})
+# lists whose items a move replaces or adds, never changes in place: numbers and card names,
+# the finished rounds of ``history``, each seat's hand and prepared riddle (a move gives a seat
+# a new hand or riddle, or None; it never edits one)
+SHALLOW_LISTS = frozenset(
+    {"supply", "discards", "preparing", "ready", "scores", "winners", "history", "hands", "riddles"}
+)
 
 
 def next_state(state: State) -> State:
-    """The copy of ``state`` a move works on (the given state is never changed): the lists of
-    plain items and ``history`` are copied one level deep (a finished round's entry is never
-    changed once written, so states share them), every other list or dict deeply."""
+    """The copy of ``state`` a move works on (the given state is never changed): the lists
+    whose items are never changed in place are copied one level deep, and so is the live
+    round ``cur`` (a move adds to its lists, or sets its numbers and lists anew, but never
+    changes a guess once made), so states share the items; anything else is copied deeply.
+    A whole deep copy of the state was a tenth of a Genius Idea move's cost on the server."""
     new = dict(state)
     for key, value in state.items():
-        if key in FLAT_LISTS or key == "history":
-            new[key] = None if value is None else list(value)
-        elif isinstance(value, list | dict):
+        if value is None or not isinstance(value, list | dict):
+            continue
+        if key in SHALLOW_LISTS:
+            new[key] = list(value)
+        elif key == "cur":
+            new[key] = {k: list(v) if isinstance(v, list) else v for k, v in value.items()}
+        else:
             new[key] = jcopy(value)
     return new
 
