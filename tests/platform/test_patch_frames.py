@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from geniusnight.cli import db_upgrade
 from geniusnight.engines import get_engine
 from geniusnight.server.play.games import LiveGame
-from geniusnight.server.play.patches import History, apply_patch, diff
+from geniusnight.server.play.patches import History, apply_patch, diff, top_diff
 from support import ServerProcess
 from wsclient import Player, host_post, join, make_room
 
@@ -42,6 +42,22 @@ json_values = st.recursive(
 @given(json_values, json_values)
 def test_a_patch_turns_the_old_value_into_the_new(old: Any, new: Any) -> None:
     assert canonical(apply_patch(old, diff(old, new))) == canonical(new)
+
+
+json_dicts = st.dictionaries(st.text("ab/~", max_size=3), json_values, max_size=5)
+
+
+@given(json_dicts, json_dicts)
+def test_a_key_by_key_patch_turns_the_old_view_into_the_new(old: dict[str, Any], new: dict[str, Any]) -> None:
+    ops = top_diff(old, new)
+    assert canonical(apply_patch(old, ops)) == canonical(new)
+    assert all(op["path"].count("/") == 1 or op["op"] == "add" for op in ops)  # nothing walked into
+
+
+@given(st.lists(json_values, max_size=6), st.lists(json_values, min_size=1, max_size=4))
+def test_a_shared_list_that_grew_at_its_end_is_sent_only_its_new_items(items: list[Any], more: list[Any]) -> None:
+    ops = top_diff({"history": items, "round": 2}, {"history": [*items, *more], "round": 2})
+    assert ops == [{"op": "add", "path": f"/history/{len(items) + i}", "value": v} for i, v in enumerate(more)]
 
 
 @given(st.lists(st.integers(0, 9), max_size=12), st.integers(0, 12), st.integers(0, 9))

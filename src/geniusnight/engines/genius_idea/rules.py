@@ -53,7 +53,7 @@ def next_state(state: State) -> State:
             continue
         if key in SHALLOW_LISTS:
             new[key] = list(value)
-        elif key == "cur":
+        elif key == "cur" and isinstance(value, dict):
             new[key] = {k: list(v) if isinstance(v, list) else v for k, v in value.items()}
         else:
             new[key] = jcopy(value)
