@@ -5,12 +5,20 @@ library's reading alone (``strict_stdlib_json``), the rule docs/protocol.md desc
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from geniusnight.server.edge import BadInput, strict_json, strict_stdlib_json
+from geniusnight.server.edge import (
+    FORBIDDEN_TEXT,
+    MAX_DEPTH,
+    BadInput,
+    check_value,
+    strict_json,
+    strict_stdlib_json,
+)
 
 scalars = (
     st.none()
@@ -55,3 +63,37 @@ def test_an_integer_past_64_bits_is_refused_though_orjson_reads_it_as_a_float() 
     for text in ("18446744073709551616", "-9223372036854775809", '{"n": [99999999999999999999]}'):
         assert outcome(strict_json, text) == ("refused", "bad_number")
     assert strict_json("1e19") == 1e19  # a float that size, written as one, is a float
+
+
+def problems(value: Any, depth: int = 0) -> set[str]:
+    """What the edge refuses in ``value``, found the plain way: each item in turn."""
+    if isinstance(value, str):
+        return {"bad_text"} if FORBIDDEN_TEXT.search(value) else set()
+    if isinstance(value, bool) or value is None:
+        return set()
+    if isinstance(value, int):
+        return set() if -(1 << 63) <= value < 1 << 63 else {"bad_number"}
+    if isinstance(value, float):
+        return set() if math.isfinite(value) else {"bad_number"}
+    found = {"too_deep"} if depth >= MAX_DEPTH else set()
+    items = [*value.keys(), *value.values()] if isinstance(value, dict) else value
+    for item in items:
+        found |= problems(item, depth + 1)
+    return found
+
+
+deep_values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=3), max_leaves=40).map(
+    lambda v: [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[v]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]
+)
+
+
+@settings(max_examples=300)
+@given(values | deep_values)
+def test_the_edge_refuses_a_value_exactly_when_one_of_its_items_breaks_a_rule(value: Any) -> None:
+    found = problems(value)
+    try:
+        check_value(value)
+    except BadInput as e:
+        assert e.code in found
+    else:
+        assert not found

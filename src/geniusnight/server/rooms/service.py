@@ -80,6 +80,8 @@ _MEMBER_BY_TOKEN = select(MEMBERS.c.id, MEMBERS.c.room_id, MEMBERS.c.kicked).whe
 )
 _UNSEAT = update(MEMBERS).where(MEMBERS.c.id.in_(bindparam("ids", expanding=True))).values(seat=None)
 _SEAT = update(MEMBERS).where(MEMBERS.c.id == bindparam("member_id")).values(seat=bindparam("new_seat"))
+_INSERT_GAME = insert(GAMES).returning(GAMES.c.id)
+_INSERT_GAME_SEATS = insert(GAME_SEATS)
 _PLAYING = (
     update(ROOMS)
     .where(ROOMS.c.id == bindparam("room_id"), ROOMS.c.version == bindparam("read_version"))
@@ -723,8 +725,8 @@ def start_game(
         "seats": [_new_seat(m.id, m.name, m.bot, m.away_by, room.game) for m in seated],
         "time_limits": dict(room.time_limits),
     }
-    game_id = conn.execute(insert(GAMES).returning(GAMES.c.id), values).scalar_one()
-    conn.execute(insert(GAME_SEATS), [{"game_id": game_id, "seat": i, "member_id": m.id} for i, m in enumerate(seated)])
+    game_id = conn.execute(_INSERT_GAME, values).scalar_one()
+    conn.execute(_INSERT_GAME_SEATS, [{"game_id": game_id, "seat": i, "member_id": m.id} for i, m in enumerate(seated)])
     now = datetime.now(UTC)
     params = {"room_id": room_id, "read_version": room.version, "game_id": game_id, "now": now}
     if conn.execute(_PLAYING, params).rowcount != 1:
