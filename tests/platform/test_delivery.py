@@ -12,6 +12,7 @@ import httpx
 import pytest
 import websockets
 from sqlalchemy import text
+from websockets.frames import Frame, Opcode
 
 from geniusnight.db import Database
 from geniusnight.server.play import realtime, wire
@@ -246,6 +247,13 @@ async def test_a_corked_connection_that_falls_far_behind_is_dropped() -> None:
     conn.uncork()
     await settle()
     assert conn.closed and sock.closed and sock.writes == []  # it resyncs when it reconnects
+
+
+@pytest.mark.parametrize("size", [0, 1, 125, 126, 127, 65535, 65536, 70_000])
+def test_a_frame_written_directly_is_the_frame_websockets_would_write(size: int) -> None:
+    payload = ("é" * size).encode()[: size - size % 2] + b"x" * (size % 2)  # UTF-8, two bytes a letter
+    made = Frame(Opcode.TEXT, payload).serialize(mask=False, extensions=[])
+    assert wire.frame_header(size) + payload == made
 
 
 async def game_frame(ws: Any) -> dict[str, Any]:

@@ -4,6 +4,7 @@ rules (``rules.py``), the views (``view.py``), the bots (``bots.py``) and the en
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -50,6 +51,15 @@ def _validate_cards(value: object) -> list[Card]:
         raise IllegalAction("bad_option", f"Option 'cards': {e}") from None
     except Exception as e:
         raise IllegalAction("bad_option", f"Option 'cards' could not be read ({type(e).__name__}).") from None
+
+
+def card_question(state: State, card: int, index: int) -> tuple[str, Sequence[str]]:
+    """Question ``index`` of trivia card ``card`` and its accepted answers, not copied: for
+    views, which only read them (a seat's view holds its card's questions on every move)."""
+    if state["cards"] is None:
+        return _builtin()[card][index]
+    question = state["cards"][card][index]
+    return question["q"], question["a"]
 
 
 def card_questions(state: State, card: int) -> list[tuple[str, list[str]]]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..base import seats_from
-from .cards import IDIOT, State, _is_int, card_questions
+from .cards import IDIOT, State, _is_int, card_question
 from .rules import accuse_targets, outcome, questions_asked, to_act
 
 
@@ -72,10 +72,11 @@ def seat_view(state: State, seat: int | None) -> dict[str, Any]:
     is_genius = me is not None and me == g and in_round
     v: dict[str, Any] = {"seat": me}
     if me is not None:
-        questions = card_questions(s, s["hand"][me])
-        asked = questions_asked(s, s["hand"][me])
+        hand = s["hand"][me]
+        asked = questions_asked(s, hand)
         card = []
-        for i, (q, a) in enumerate(questions):
+        for i in range(len(asked)):
+            q, a = card_question(s, hand, i)
             entry: dict[str, Any] = {"q": q, "level": i + 1, "asked": asked[i]}
             if is_genius:
                 entry["a"] = list(a)
@@ -94,7 +95,7 @@ def seat_view(state: State, seat: int | None) -> dict[str, Any]:
     v["identity"] = s["identity"][me] if me is not None else None
     v["my_answer"] = s["answers"][me] if me is not None else None
     if s["question"] is not None:
-        q, accepted = card_questions(s, s["hand"][g])[s["question"]]
+        q, accepted = card_question(s, s["hand"][g], s["question"])
         v["question"] = {"index": s["question"], "level": s["question"] + 1, "q": q}
         if is_genius:
             v["question"]["a"] = list(accepted)
