@@ -121,6 +121,14 @@ def _whose_turn(state: State) -> str:
 # The decks and the questions asked are the state's largest values, and a move seldom
 # changes them: copying them on every move was most of a move's cost.
 SHARED = frozenset({"cards", "whoami_all", "deck", "whoami", "discard", "asked"})
+# lists of numbers, strings, booleans and None only (a score, an answer, a verdict per seat):
+# copied as they are, without looking at their items first
+FLAT_LISTS = frozenset(
+    {
+        "scores", "hand", "trade", "identity", "revealed", "answers",
+        "engine_verdicts", "overrides", "verdicts", "accuse_order", "ready",
+    }
+)  # fmt: skip
 
 
 def copy_state(state: State) -> State:
@@ -135,6 +143,8 @@ def copy_state(state: State) -> State:
             new[k] = list(v)
         elif k in SHARED:
             new[k] = v
+        elif k in FLAT_LISTS and type(v) is list:
+            new[k] = v.copy()
         elif isinstance(v, list):
             new[k] = v.copy() if _all_atoms(v) else _deep_copy(v)
         elif isinstance(v, dict):
