@@ -33,6 +33,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable
+from functools import lru_cache
 
 from rapidfuzz.distance import OSA
 
@@ -205,8 +206,11 @@ def _read_number(tokens: list[str], start: int) -> tuple[int, int, bool, bool]:
     return total + current, used, ordinal, True
 
 
+@lru_cache(maxsize=4096)
 def normalise(text: str) -> str:
-    """The canonical form answers are compared in (see the module docstring).
+    """The canonical form answers are compared in (see the module docstring). Kept for
+    the texts seen last: a question's accepted answers are read again for every answer
+    judged, and reading one cost more than the rest of the judge.
 
     >>> normalise("Café  &  Crème"), normalise("an apple"), normalise("1,000")
     ('cafe and creme', 'apple', '1000')
