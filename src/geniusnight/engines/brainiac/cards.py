@@ -53,20 +53,18 @@ def _validate_cards(value: object) -> list[Card]:
         raise IllegalAction("bad_option", f"Option 'cards' could not be read ({type(e).__name__}).") from None
 
 
-def card_question(state: State, card: int, index: int) -> tuple[str, Sequence[str]]:
-    """Question ``index`` of trivia card ``card`` and its accepted answers, not copied: for
-    views, which only read them (a seat's view holds its card's questions on every move)."""
-    if state["cards"] is None:
-        return _builtin()[card][index]
-    question = state["cards"][card][index]
-    return question["q"], question["a"]
+def card_entries(cards: list[Card] | None, card: int) -> Sequence[tuple[str, Sequence[str]]]:
+    """The four (question, accepted answers) of trivia card ``card`` of the pack ``cards``
+    (None: the built-in bank), not copied: for views, which only read them (a seat's view
+    holds its card's questions on every move)."""
+    if cards is None:
+        return _builtin()[card]
+    return [(q["q"], q["a"]) for q in cards[card]]
 
 
 def card_questions(state: State, card: int) -> list[tuple[str, list[str]]]:
-    """The four (question, accepted answers) of trivia card ``card``."""
-    if state["cards"] is None:
-        return [(q, list(a)) for q, a in _builtin()[card]]
-    return [(q["q"], list(q["a"])) for q in state["cards"][card]]
+    """The four (question, accepted answers) of trivia card ``card``, copied."""
+    return [(q, list(a)) for q, a in card_entries(state["cards"], card)]
 
 
 def card_count(state: State) -> int:

@@ -8,11 +8,12 @@ lists and dicts instead of copying them.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
 from ..base import seats_from
-from .cards import IDIOT, State, _is_int, card_question
+from .cards import IDIOT, State, _is_int, card_entries
 from .rules import accuse_targets, outcome, questions_asked, to_act
 
 
@@ -78,7 +79,7 @@ def seat_view(state: State, seat: int | None) -> dict[str, Any]:
         if s["cards"] is None:
             v["card"] = _builtin_card(hand, asked, is_genius)
         else:
-            v["card"] = _card(s, hand, asked, is_genius)
+            v["card"] = _card(card_entries(s["cards"], hand), asked, is_genius)
     if phase == "trade":
         v["trade"] = {
             "decided": [t is not None for t in s["trade"]],
@@ -92,7 +93,7 @@ def seat_view(state: State, seat: int | None) -> dict[str, Any]:
     v["identity"] = s["identity"][me] if me is not None else None
     v["my_answer"] = s["answers"][me] if me is not None else None
     if s["question"] is not None:
-        q, accepted = card_question(s, s["hand"][g], s["question"])
+        q, accepted = card_entries(s["cards"], s["hand"][g])[s["question"]]
         v["question"] = {"index": s["question"], "level": s["question"] + 1, "q": q}
         if is_genius:
             v["question"]["a"] = list(accepted)
@@ -119,12 +120,13 @@ def seat_view(state: State, seat: int | None) -> dict[str, Any]:
     return v
 
 
-def _card(s: State, hand: int, asked: tuple[bool, ...], is_genius: bool) -> list[dict[str, Any]]:
+def _card(
+    entries: Sequence[tuple[str, Sequence[str]]], asked: tuple[bool, ...], is_genius: bool
+) -> list[dict[str, Any]]:
     """A seat's trivia card as its view shows it: each question, whether it was asked, and
     for the Genius the accepted answers."""
     card = []
-    for i, was_asked in enumerate(asked):
-        q, a = card_question(s, hand, i)
+    for i, ((q, a), was_asked) in enumerate(zip(entries, asked, strict=True)):
         entry: dict[str, Any] = {"q": q, "level": i + 1, "asked": was_asked}
         if is_genius:
             entry["a"] = list(a)
@@ -137,7 +139,7 @@ def _builtin_card(hand: int, asked: tuple[bool, ...], is_genius: bool) -> list[d
     """``_card`` of a card of the built-in bank, made once for each way it can look: a
     seat's card then stays the very same object from move to move, which the patch diff
     skips at once (comparing two equal cards cost a twentieth of a Brainiac move)."""
-    return _card({"cards": None}, hand, asked, is_genius)
+    return _card(card_entries(None, hand), asked, is_genius)
 
 
 def idiots_seen(s: State) -> int:
