@@ -80,6 +80,10 @@ def check_value(value: Any) -> Any:
     return value
 
 
+# the types a JSON value is made of, bool before int (a bool is an int)
+_JSON_TYPES = (str, bool, int, float, dict, list, tuple, type(None))
+
+
 def _check(value: Any) -> bool:
     """Raises as ``check_value`` does; else whether ``value`` holds a float of 2**63 or more
     in size (orjson reads an integer literal too long for 64 bits as such a float).
@@ -96,32 +100,27 @@ def _check(value: Any) -> bool:
         texts: list[str] = []
         for item in level:
             kind = type(item)
+            if kind not in _JSON_TYPES:  # a subclass (a str or int enum): checked as its base
+                kind = next((t for t in _JSON_TYPES if isinstance(item, t)), kind)
             if kind is str:
                 texts.append(item)
             elif kind is int:
                 if not -INT64_MAX - 1 <= item <= INT64_MAX:
                     raise BadInput("bad_number", "Integers must fit in 64 bits.")
-            elif item is None or kind is bool:
+            elif kind is bool or item is None:
                 continue
-            elif isinstance(item, dict | list | tuple):
+            elif kind is float:
+                if not math.isfinite(item):
+                    raise BadInput("bad_number", "Numbers must be finite.")
+                big_float = big_float or abs(item) >= TWO_63
+            elif kind is dict or kind is list or kind is tuple:
                 if depth >= MAX_DEPTH:
                     raise BadInput("too_deep", f"JSON may nest at most {MAX_DEPTH} levels.")
-                if isinstance(item, dict):
+                if kind is dict:
                     below += item.keys()
                     below += item.values()
                 else:
                     below += item
-            elif isinstance(item, str):
-                texts.append(item)
-            elif isinstance(item, bool):
-                continue
-            elif isinstance(item, int):
-                if not -INT64_MAX - 1 <= item <= INT64_MAX:
-                    raise BadInput("bad_number", "Integers must fit in 64 bits.")
-            elif isinstance(item, float):
-                if not math.isfinite(item):
-                    raise BadInput("bad_number", "Numbers must be finite.")
-                big_float = big_float or abs(item) >= TWO_63
             else:
                 raise BadInput("malformed_json", f"Unexpected value of type {type(item).__name__}.")
         if texts:
