@@ -199,8 +199,7 @@ class Connection:
         try:
             return write(texts)
         except Exception:
-            self.closed = True  # the socket is gone: the writer closes it
-            self.backlog.clear()
+            self._lost()
             self._kick()
             return True
 
@@ -211,11 +210,15 @@ class Connection:
         except StopIteration:
             return  # sent
         except Exception:
-            self.closed = True  # the socket is gone: the writer closes it
-            self.backlog.clear()
+            self._lost()
         else:
             self._sending = _Resumed(coro, waiting)
         self._kick()
+
+    def _lost(self) -> None:
+        """The socket is gone: no more frames are taken, and the writer closes it."""
+        self.closed = True
+        self.backlog.clear()
 
     def finish(self) -> None:
         """Close after the frames already queued (or held) have gone out."""
@@ -270,8 +273,7 @@ class Connection:
                 if not self.backlog and self._sending is None and not self.closed:
                     return  # quiet for a while: let the task go; the next frame starts another
         except Exception:
-            self.closed = True
-            self.backlog.clear()
+            self._lost()
             self._sending = None
         finally:
             self._writer = None
