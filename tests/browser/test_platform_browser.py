@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from playwright.async_api import Browser, BrowserContext, Page, WebSocket, expect
+from playwright.async_api import Browser, BrowserContext, Page, Route, WebSocket, expect
 
 from browser_rooms import play_count21_to_the_end
 from support import ServerProcess
@@ -79,6 +79,31 @@ async def test_two_browsers_join_by_invite_play_and_reload_to_the_same_seat(
     assert not [f for f in sent if f == {"type": "hello"}], "a patch did not fit: the page asked for a full state"
     await host_ctx.close()
     await guest_ctx.close()
+
+
+async def test_create_pressed_before_the_game_list_arrives_waits_for_it_and_opens_the_room(
+    server: ServerProcess, browser: Browser
+) -> None:
+    """The home page binds its submit before it has the game list: a quick click must not fall
+    through to the browser's own submit, which would reload the page and lose the form."""
+    ctx = await browser.new_context()
+    page = await ctx.new_page()
+    held: list[Route] = []
+    # only the home page's request is held; the room page asks for the list again
+    await page.route("**/api/games", lambda route: held.append(route), times=1)
+    await page.goto(server.base + "/")
+    await page.get_by_test_id("game-count21").check(force=True)
+    await page.get_by_test_id("host-name").fill("Ada")
+    await page.get_by_test_id("create-room").click()
+    await expect(page).to_have_url(server.base + "/")  # still here, waiting, the name kept
+    await expect(page.get_by_test_id("host-name")).to_have_value("Ada")
+    for route in held:
+        await route.continue_()
+    await expect(page.get_by_test_id("connection")).to_have_attribute("data-state", "open")
+    await expect(page.get_by_test_id("seats")).to_contain_text("Ada")
+    room = await page.evaluate("fetch('/api/rooms/' + location.pathname.split('/').pop()).then(r => r.json())")
+    assert room["game"] == "count21"  # the game picked before the list came
+    await ctx.close()
 
 
 async def host_toy_room(ctx: BrowserContext, base: str) -> Page:
