@@ -775,13 +775,16 @@ class GroupCommit:
         self.pending: list[PendingWrite] = []
         self.wake = asyncio.Event()
         self.task: asyncio.Task[None] | None = None
+        self.loop: asyncio.AbstractEventLoop | None = None
 
     async def write(self, item: PendingWrite) -> None:
-        item.done = asyncio.get_running_loop().create_future()
+        loop = self.loop  # kept, not asked for: on Python 3.11 asking costs a getpid() system call
+        if loop is None or self.task is None or self.task.done():
+            loop = self.loop = asyncio.get_running_loop()
+            self.task = loop.create_task(self._run())
+        item.done = loop.create_future()
         self.pending.append(item)
         self.wake.set()
-        if self.task is None or self.task.done():
-            self.task = asyncio.create_task(self._run())
         await item.done
 
     async def stop(self) -> None:
