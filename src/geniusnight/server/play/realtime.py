@@ -216,9 +216,11 @@ class Connection:
         self._kick()
 
     def _lost(self) -> None:
-        """The socket is gone: no more frames are taken, and the writer closes it."""
+        """The socket is gone: no more frames are taken, none queued or held is sent, and
+        the writer closes it."""
         self.closed = True
         self.backlog.clear()
+        self._held = None
 
     def finish(self) -> None:
         """Close after the frames already queued (or held) have gone out."""
@@ -229,9 +231,7 @@ class Connection:
 
     async def stop(self) -> None:
         """The socket is gone: drop what is queued and end the writer."""
-        self.closed = True
-        self.backlog.clear()
-        self._held = None
+        self._lost()
         if self._quiet_timer is not None:
             self._quiet_timer.cancel()
             self._quiet_timer = None
