@@ -87,6 +87,12 @@ def main() -> int:
     run("Load: one process on SQLite, 1,000 moves/s offered, the three games", *load, "--idle", "0", "--rate", "1000")
     run("Load: the toy game (the transport's baseline)", *load, "--game", "count21", "--idle", "0")
     run(
+        "Load: the server's instructions per move under callgrind, the three games (for comparing builds)",
+        PY,
+        "bench/instructions.py",
+        *(["--duration", "10"] if quick else []),
+    )
+    run(
         "Soak: bot games over time on one process, RSS sampled",
         PY,
         "bench/soak.py",

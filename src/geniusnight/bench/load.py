@@ -36,7 +36,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -80,12 +80,12 @@ class Server:
     def ws_base(self) -> str:
         return f"ws://127.0.0.1:{self.port}"
 
-    def start(self, probe: str | None = "/api/games") -> Server:
+    def start(self, probe: str | None = "/api/games", timeout: float = 60) -> Server:
         import httpx
 
         log = open(f"/tmp/geniusnight-bench-{self.port}.log", "ab")  # noqa: SIM115
         self.proc = subprocess.Popen(self.argv, env=self.env, stdout=log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"server exited; see /tmp/geniusnight-bench-{self.port}.log")
@@ -98,7 +98,7 @@ class Server:
             except (OSError, httpx.HTTPError):
                 pass
             time.sleep(0.1)
-        raise RuntimeError("server did not start in 60 s")
+        raise RuntimeError(f"server did not start in {timeout:g} s")
 
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
@@ -110,7 +110,8 @@ class Server:
                 self.proc.wait()
 
 
-def our_servers(args: argparse.Namespace, db_url: str) -> list[Server]:
+def our_servers(args: argparse.Namespace, db_url: str, prefix: Sequence[str] = ()) -> list[Server]:
+    """Our server processes, each started as ``prefix`` (a profiler, say) followed by its command."""
     env = {
         **os.environ,
         "GENIUSNIGHT_ENV": "test",
@@ -131,7 +132,17 @@ def our_servers(args: argparse.Namespace, db_url: str) -> list[Server]:
     servers = []
     for i in range(args.processes):
         port = free_port()
-        argv = [sys.executable, "-m", "geniusnight.cli", "serve", "--port", str(port), "--database-url", db_url]
+        argv = [
+            *prefix,
+            sys.executable,
+            "-m",
+            "geniusnight.cli",
+            "serve",
+            "--port",
+            str(port),
+            "--database-url",
+            db_url,
+        ]
         if i > 0:
             argv.append("--no-migrate")
         servers.append(Server(argv, env, port))
@@ -515,13 +526,20 @@ async def run_rooms(args: argparse.Namespace, bases: list[str], indexes: list[in
     stats.moves, stats.games, stats.frames, stats.frame_bytes = 0, 0, 0, 0
     stats.latencies, stats.starts, stats.frame_sizes = [], [], []
     # the server processes' CPU over exactly the timed window (one shard measures it)
-    cpu = _cpu_seconds(args.server_pids) if indexes and indexes[0] == 0 and args.server_pids else None
+    measuring = bool(indexes) and indexes[0] == 0
+    cpu = _cpu_seconds(args.server_pids) if measuring and args.server_pids else None
+    if measuring:
+        for hook in WINDOW_HOOKS:
+            hook("start")
     t0, client0 = time.perf_counter(), time.process_time()
     await asyncio.sleep(args.duration)
     elapsed = time.perf_counter() - t0
     stats.client_cpu = time.process_time() - client0
     if cpu is not None:
         stats.window_cpu = _cpu_seconds(args.server_pids) - cpu
+    if measuring:
+        for hook in WINDOW_HOOKS:
+            hook("end")
     moves, games, latencies, starts = stats.moves, stats.games, list(stats.latencies), list(stats.starts)
     frames, frame_bytes, sizes = stats.frames, stats.frame_bytes, list(stats.frame_sizes)
     stats.stop = True
@@ -536,6 +554,10 @@ async def run_rooms(args: argparse.Namespace, bases: list[str], indexes: list[in
     stats.elapsed = elapsed
     return stats
 
+
+# called with "start" and "end" at the edges of the timed window, in the client process that
+# measures the server (bench/instructions.py counts the server's instructions between them)
+WINDOW_HOOKS: list[Callable[[str], None]] = []
 
 STUCK_SECONDS = 30.0  # a move whose state has not reached every client by then fails its room
 

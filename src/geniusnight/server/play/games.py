@@ -146,18 +146,20 @@ class LiveGame:
         steps = self.observe(keep).chain(base)
         if steps is None:
             return None
-        deadline_json = _dumps(self.deadline_at.timestamp() * 1000 if self.deadline_at else None)
         texts = []
         for step in steps:
             text = step.frames.get(seat)
             if text is None:
-                # the frame {"type": "patch", ..., "seat": seat, "ops": shared + own}; the head
-                # holds only integers and null, so it is written out directly
-                text = step.frames[seat] = (
-                    f'{{"type":"patch","game_id":{self.id},"seq":{step.seq},"base":{step.base},'
-                    f'"deadline":{deadline_json},"seat":{"null" if seat is None else seat},'
-                    f'"ops":[{step.ops_text(seat)}]}}'
-                )
+                # the frame {"type": "patch", ..., "seat": seat, "ops": shared + own}; its head,
+                # alike for every seat, is written once per step (it holds only numbers and null)
+                head = step.head
+                if not head:
+                    deadline = _dumps(self.deadline_at.timestamp() * 1000 if self.deadline_at else None)
+                    head = step.head = (
+                        f'{{"type":"patch","game_id":{self.id},"seq":{step.seq},"base":{step.base},'
+                        f'"deadline":{deadline},"seat":'
+                    )
+                text = step.frames[seat] = f'{head}{"null" if seat is None else seat},"ops":[{step.ops_text(seat)}]}}'
             texts.append(text)
         return texts
 
@@ -406,7 +408,7 @@ class GameService:
 
     # --- the pipeline ----------------------------------------------------------------
 
-    async def submit(
+    def submit(
         self,
         game_id: int,
         seat: int | None,
@@ -415,23 +417,18 @@ class GameService:
         *,
         at_seq: int | None = None,
         bot: bool = False,
-    ) -> Outcome:
+    ) -> Coroutine[Any, Any, Outcome]:
         """The server's own move for ``seat`` (a bot's; None: the system's). With ``at_seq``
         it is refused as a ``conflict`` if the game has moved on past that seq; with ``bot``
         as ``not_bot`` if no bot plays the seat any more (its member took it back)."""
-        return await self._counted(self._submit(game_id, None, seat, action, ref, at_seq, bot))
+        return self._submit(game_id, None, seat, action, ref, at_seq, bot)
 
-    async def submit_for(self, game_id: int, member_id: int, action: Any, ref: str | None = None) -> Outcome:
+    def submit_for(
+        self, game_id: int, member_id: int, action: Any, ref: str | None = None
+    ) -> Coroutine[Any, Any, Outcome]:
         """A member's move, at the seat the member holds in this game (looked up under the
         game's lock, so a kick that lands first takes effect first)."""
-        return await self._counted(self._submit(game_id, member_id, None, action, ref, None, False))
-
-    async def _counted(self, submitting: Coroutine[Any, Any, Outcome]) -> Outcome:
-        self.in_flight += 1
-        try:
-            return await submitting
-        finally:
-            self.in_flight -= 1
+        return self._submit(game_id, member_id, None, action, ref, None, False)
 
     async def settled(self, timeout: float) -> bool:
         """Wait until no move is in flight (each committed and fanned out, or refused)."""
@@ -451,51 +448,59 @@ class GameService:
         at_seq: int | None,
         bot: bool,
     ) -> Outcome:
-        received = time.perf_counter()
-        live = await self.get(game_id)
-        live.submitting += 1  # from here until the commit, the cache keeps this very object
+        """Every move goes through here: the checks, the engine, the commit, the fan-out.
+        Counted in ``in_flight`` from the start to the end (a graceful shutdown waits for none);
+        the public ``submit`` and ``submit_for`` return this coroutine itself, one frame fewer
+        for every move's resumptions to pass through."""
+        self.in_flight += 1
         try:
-            async with live.lock:
-                # with several processes the cache may lag the log: it is read only when a
-                # commit loses the race for its seq or the move looks illegal (see _try_commit)
-                fresh = not self.multi_process
-                for _attempt in range(5):
-                    if member_id is not None:
-                        seat = live.seat_of(member_id)
-                        if seat is None:
-                            return Outcome(False, live.seq, "spectator", "You hold no seat in this game.")
-                        if live.seats[seat].get("bot"):
-                            return Outcome(False, live.seq, "bot_plays", "A bot plays this seat now.")
-                    elif bot and (seat is None or not live.seats[seat].get("bot")):
-                        return Outcome(False, live.seq, "not_bot", "No bot plays this seat now.")
-                    outcome = await self._try_commit(live, member_id, seat, action, ref, at_seq, fresh)
-                    if outcome is not None:
-                        break
-                    # another process committed this seq first (or the cache was behind):
-                    # read its moves, re-validate, retry
-                    await self._replay_new_moves(live)
-                    fresh = True
-                else:
-                    metrics.MOVES_REFUSED.labels(live.engine.info.id, "conflict").inc()
-                    return Outcome(False, live.seq, "conflict", "The game moved on; try again.")
+            received = time.perf_counter()
+            live = await self.get(game_id)
+            live.submitting += 1  # from here until the commit, the cache keeps this very object
+            try:
+                async with live.lock:
+                    # with several processes the cache may lag the log: it is read only when a
+                    # commit loses the race for its seq or the move looks illegal (see _try_commit)
+                    fresh = not self.multi_process
+                    for _attempt in range(5):
+                        if member_id is not None:
+                            seat = live.seat_of(member_id)
+                            if seat is None:
+                                return Outcome(False, live.seq, "spectator", "You hold no seat in this game.")
+                            if live.seats[seat].get("bot"):
+                                return Outcome(False, live.seq, "bot_plays", "A bot plays this seat now.")
+                        elif bot and (seat is None or not live.seats[seat].get("bot")):
+                            return Outcome(False, live.seq, "not_bot", "No bot plays this seat now.")
+                        outcome = await self._try_commit(live, member_id, seat, action, ref, at_seq, fresh)
+                        if outcome is not None:
+                            break
+                        # another process committed this seq first (or the cache was behind):
+                        # read its moves, re-validate, retry
+                        await self._replay_new_moves(live)
+                        fresh = True
+                    else:
+                        metrics.MOVES_REFUSED.labels(live.engine.info.id, "conflict").inc()
+                        return Outcome(False, live.seq, "conflict", "The game moved on; try again.")
+            finally:
+                live.submitting -= 1
+            if outcome.ok and not outcome.duplicate:
+                accepted, commit_seconds, fanout_seconds = _move_metrics(live.engine.info.id)
+                accepted.inc()
+                commit_seconds.observe(time.perf_counter() - received)
+                for hook in self.on_commit:
+                    try:
+                        await hook(live)
+                    except Exception:  # a fan-out failure must not undo a committed move
+                        log.exception("on_commit hook failed", extra=fields(live.room_id, live.id, live.seq))
+                fanout_seconds.observe(time.perf_counter() - received)
+                if log.isEnabledFor(logging.DEBUG):
+                    log.debug("move committed", extra=fields(live.room_id, live.id, outcome.seq, seat))
+                if live.over:
+                    where = fields(live.room_id, live.id, outcome.seq, seat)
+                    log.info("game over: %s", live.engine.outcome(live.state), extra=where)
+            return outcome
         finally:
-            live.submitting -= 1
-        if outcome.ok and not outcome.duplicate:
-            accepted, commit_seconds, fanout_seconds = _move_metrics(live.engine.info.id)
-            accepted.inc()
-            commit_seconds.observe(time.perf_counter() - received)
-            for hook in self.on_commit:
-                try:
-                    await hook(live)
-                except Exception:  # a fan-out failure must not undo a committed move
-                    log.exception("on_commit hook failed", extra=fields(live.room_id, live.id, live.seq))
-            fanout_seconds.observe(time.perf_counter() - received)
-            if log.isEnabledFor(logging.DEBUG):
-                log.debug("move committed", extra=fields(live.room_id, live.id, outcome.seq, seat))
-            if live.over:
-                where = fields(live.room_id, live.id, outcome.seq, seat)
-                log.info("game over: %s", live.engine.outcome(live.state), extra=where)
-        return outcome
+            self.in_flight -= 1
 
     async def _try_commit(
         self,
@@ -777,15 +782,17 @@ class GroupCommit:
         self.task: asyncio.Task[None] | None = None
         self.loop: asyncio.AbstractEventLoop | None = None
 
-    async def write(self, item: PendingWrite) -> None:
+    def write(self, item: PendingWrite) -> asyncio.Future[None]:
+        """Queue ``item`` for the next commit: the future is done once it is committed (a
+        future, not a coroutine: one frame fewer for the move's resumption to pass through)."""
         loop = self.loop  # kept, not asked for: on Python 3.11 asking costs a getpid() system call
         if loop is None or self.task is None or self.task.done():
             loop = self.loop = asyncio.get_running_loop()
             self.task = loop.create_task(self._run())
-        item.done = loop.create_future()
+        done = item.done = loop.create_future()
         self.pending.append(item)
         self.wake.set()
-        await item.done
+        return done
 
     async def stop(self) -> None:
         if self.task is not None:

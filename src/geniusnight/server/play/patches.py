@@ -303,7 +303,7 @@ class Step:
     seat sees alike, once, and each seat's operations on its own part (disjoint keys, see
     ``Engine.seat_view``), each kept as its JSON text without the brackets ("" for none).
     Encoded frames are kept by seat, so connections of one seat (or all spectators) share
-    one string.
+    one string, and so is the frame's head, alike for every seat.
 
     Text, not operation objects: a game keeps its last steps (``History``) and a busy server
     holds tens of thousands of them, which as dicts and lists the cyclic garbage collector
@@ -315,6 +315,7 @@ class Step:
     shared: str
     own: dict[int | None, str]
     frames: dict[int | None, str] = field(default_factory=dict)
+    head: str = ""  # the encoded patch frame up to its seat, once one was encoded
 
     def ops_text(self, seat: int | None) -> str:
         """``seat``'s operations, shared first, as the JSON text inside a patch's brackets."""

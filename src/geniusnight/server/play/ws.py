@@ -51,7 +51,10 @@ async def room_socket(ws: WebSocket) -> None:
                 await ws.send_json(RECONNECT_FRAME)
                 await ws.close(code=1012)
             return
-        await _connect(ws, services, room_id)
+        # a task of its own: every time the connection's coroutine resumes (each frame in,
+        # each move's commit) it then goes through its own few frames, not again through
+        # the twenty of the middleware and routing it was called from
+        await asyncio.get_running_loop().create_task(_connect(ws, services, room_id))
     finally:
         services.sockets.close(address)
 
