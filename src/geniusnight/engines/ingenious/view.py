@@ -123,9 +123,13 @@ def shared_view_ops(old: State, new: State) -> list[dict[str, Any]] | None:
             ops.append({"op": "add", "path": f"/board/{at}", "value": pieces.placed[cell][board[cell]]})
         ops += [{"op": "add", "path": f"/tiles/{i}", "value": pieces.tiles[pair]} for i, pair in enumerate(added, n)]
         if not pieces.near_starts.isdisjoint(covered):
-            geom = GEOMETRIES[new.radius]
-            starts = free_starts(geom, new.board)
-            if starts != free_starts(geom, old.board):
+            # a start symbol leaves the free ones when a new tile touches it and none did before
+            geom, was_board, touched = GEOMETRIES[new.radius], old.board, set(covered)
+            if any(
+                not touched.isdisjoint(adjacent) and not any(was_board[x] for x in adjacent)
+                for adjacent in geom.start_adjacent
+            ):
+                starts = free_starts(geom, new.board)
                 ops.append({"op": "replace", "path": "/free_starts", "value": [pieces.cells[c] for c in starts]})
     if new.log is not old.log:
         dropped = first_new - first_old

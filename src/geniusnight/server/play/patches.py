@@ -353,7 +353,10 @@ class History:
         if self.seq is not None and seq > self.seq:
             own_texts = {}
             for seat, view in own.items():
-                ops = diff(self.own.get(seat, {}), view)
+                before = self.own.get(seat, {})
+                if view == before:  # most seats' own part is as it was: compared in C, as ``_same`` does
+                    continue
+                ops = diff(before, view)
                 if ops:
                     own_texts[seat] = encode(ops)[1:-1]
             shared_ops = self._shared_view_ops(self.state, state) if self._shared_view_ops is not None else None
