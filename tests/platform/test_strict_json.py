@@ -97,3 +97,26 @@ def test_the_edge_refuses_a_value_exactly_when_one_of_its_items_breaks_a_rule(va
         assert e.code in found
     else:
         assert not found
+
+
+def test_frames_plain_enough_to_skip_the_walk_are_read_as_the_walk_reads_them() -> None:
+    # strict_json skips the item-by-item walk for a text of printable ASCII with no escape,
+    # no long or fractional number and few brackets; each of these texts is
+    # one step past that and must still meet the walk
+    for text, expected in [
+        ('{"type":"act","action":{"cells":[[1,-2],[2,-2]]}}', "value"),
+        ("[" * MAX_DEPTH + "]" * MAX_DEPTH, "value"),
+        ("[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1), "refused"),
+        ('{"name":"a\x7fb"}', "refused"),
+        ('{"name":"a\\u0001b"}', "refused"),
+        ('{"name":"\\ud800"}', "refused"),
+        ("[9223372036854775807, -9223372036854775808]", "value"),
+        ("[9223372036854775808]", "refused"),
+        ("[1e400]", "refused"),
+        ("[0.5]", "value"),
+        ('{"name":"café"}', "value"),
+        ('{"n":\t1}', "value"),
+    ]:
+        got = outcome(strict_json, text)
+        assert got[0] == expected, text
+        assert same(got, outcome(strict_stdlib_json, text)), text
