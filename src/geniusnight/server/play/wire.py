@@ -12,22 +12,35 @@ headers are written here (two to ten bytes), as a frame object cost more than it
 
 :class:`..realtime.Connection` uses it when the scope offers it, and the ASGI send when it
 does not (another server, the tests' in-memory client) or when the socket can't take a frame
-now (it is closing, or its write buffer is full: the ASGI send waits for it).
+now (it is closing, or its write buffer is full: the ASGI send waits for it). The protocol
+offers its ASGI receive there too, which the socket's loop reads frames with (Starlette's
+``WebSocket.receive`` around it checked and wrapped every message again).
 """
 
 from __future__ import annotations
 
 import struct
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.protocol import State
 
 FRAMES = "geniusnight.frames"  # the scope extension's name
+RECEIVE = "geniusnight.receive"  # the server's own ASGI receive, under the scope's extensions
 
 # writes the text frames now and returns True, or writes nothing and returns False
 WriteFrames = Callable[[Sequence[str]], bool]
+Receive = Callable[[], Awaitable[Any]]
+
+
+def frames_receiver(ws: Any) -> Receive | None:
+    """The server's ASGI receive of websocket ``ws``, if its server offers it: the socket's
+    loop reads its frames with it rather than through Starlette's ``WebSocket.receive``,
+    which checks and wraps each message again (1 % of a move's instructions)."""
+    extensions = getattr(ws, "scope", {}).get("extensions") or {}
+    receive = extensions.get(RECEIVE)
+    return receive if callable(receive) else None
 
 
 def frames_writer(ws: Any) -> WriteFrames | None:
@@ -38,11 +51,12 @@ def frames_writer(ws: Any) -> WriteFrames | None:
 
 
 class FramesProtocol(WebSocketsSansIOProtocol):
-    """uvicorn's websocket protocol, plus the ``geniusnight.frames`` scope extension."""
+    """uvicorn's websocket protocol, plus the ``geniusnight.frames`` and ``geniusnight.receive``
+    scope extensions."""
 
     async def run_asgi(self) -> None:
         scope: dict[str, Any] = self.scope  # type: ignore[assignment]  # an extension of our own
-        scope["extensions"] = {**(scope.get("extensions") or {}), FRAMES: self.write_texts}
+        scope["extensions"] = {**(scope.get("extensions") or {}), FRAMES: self.write_texts, RECEIVE: self.receive}
         await super().run_asgi()
 
     def write_texts(self, texts: Sequence[str]) -> bool:

@@ -21,6 +21,7 @@ from ..services import Services
 from . import frames
 from .frames import Act, Chat, Hello, Ping, Refused, Unknown, error
 from .realtime import RECONNECT_FRAME, Connection, TokenBucket
+from .wire import frames_receiver
 
 log = logging.getLogger(__name__)
 
@@ -181,8 +182,9 @@ async def _send_current_state(services: Services, conn: Connection, game_id: int
 async def _serve(ws: WebSocket, services: Services, conn: Connection) -> None:
     settings = services.settings
     bucket = TokenBucket(settings.rate_per_second, settings.rate_burst)
+    receive = frames_receiver(ws) or ws.receive  # messages after the hello: text or disconnect
     while not conn.closed:
-        message = await ws.receive()
+        message = await receive()
         if message["type"] == "websocket.disconnect":
             return
         text = message.get("text")
