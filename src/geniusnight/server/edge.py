@@ -164,7 +164,7 @@ def _plain(text: str) -> bool:
     """Whether a JSON text orjson has read holds nothing :func:`_check` could refuse: only
     printable ASCII (no control character, none escaped: no backslash at all), no number but
     integers of at most 18 digits, and no more brackets in all than the nesting allowed. Then
-    the walk is skipped: a move's frame is plain like this, and the scan costs a quarter of
+    the walk is skipped: a move's frame is plain like this, and the scan costs a third of
     the walk.
 
     >>> _plain('{"type":"act","action":{"cells":[[1,-2],[2,-2]]}}'), _plain('{"n":1.5}')

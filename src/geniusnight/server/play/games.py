@@ -450,8 +450,8 @@ class GameService:
     ) -> Outcome:
         """Every move goes through here: the checks, the engine, the commit, the fan-out.
         Counted in ``in_flight`` from the start to the end (a graceful shutdown waits for none);
-        the public ``submit`` and ``submit_for`` return this coroutine itself, one frame fewer
-        for every move's resumptions to pass through."""
+        the public ``submit`` and ``submit_for`` return this coroutine itself, so a move's
+        resumptions pass through no frame of theirs nor of a counting wrapper."""
         self.in_flight += 1
         try:
             received = time.perf_counter()

@@ -26,8 +26,9 @@ from typing import Any
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.protocol import State
 
-FRAMES = "geniusnight.frames"  # the scope extension's name
-RECEIVE = "geniusnight.receive"  # the server's own ASGI receive, under the scope's extensions
+# the names of the scope extensions FramesProtocol offers
+FRAMES = "geniusnight.frames"  # its frame writer
+RECEIVE = "geniusnight.receive"  # its own ASGI receive
 
 # writes the text frames now and returns True, or writes nothing and returns False
 WriteFrames = Callable[[Sequence[str]], bool]
@@ -38,16 +39,21 @@ def frames_receiver(ws: Any) -> Receive | None:
     """The server's ASGI receive of websocket ``ws``, if its server offers it: the socket's
     loop reads its frames with it rather than through Starlette's ``WebSocket.receive``,
     which checks and wraps each message again (1 % of a move's instructions)."""
-    extensions = getattr(ws, "scope", {}).get("extensions") or {}
-    receive = extensions.get(RECEIVE)
-    return receive if callable(receive) else None
+    receive: Receive | None = _extension(ws, RECEIVE)
+    return receive
 
 
 def frames_writer(ws: Any) -> WriteFrames | None:
     """The scope's frame writer of websocket ``ws``, if its server offers one."""
+    writer: WriteFrames | None = _extension(ws, FRAMES)
+    return writer
+
+
+def _extension(ws: Any, name: str) -> Any:
+    """The callable the server offers under the scope extension ``name``, or None."""
     extensions = getattr(ws, "scope", {}).get("extensions") or {}
-    writer = extensions.get(FRAMES)
-    return writer if callable(writer) else None
+    found = extensions.get(name)
+    return found if callable(found) else None
 
 
 class FramesProtocol(WebSocketsSansIOProtocol):
