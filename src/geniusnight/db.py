@@ -29,7 +29,6 @@ from sqlalchemy import (
     DateTime,
     Enum,
     ForeignKey,
-    Index,
     Integer,
     String,
     Text,
@@ -174,10 +173,9 @@ class GameSeat(Base):
 
 class Move(Base):
     __tablename__ = "moves"
-    __table_args__ = (
-        UniqueConstraint("game_id", "seq", name="uq_moves_game_seq"),
-        Index("ix_moves_game_seat_ref", "game_id", "seat", "ref"),
-    )
+    # one index: by game and seq (a game's log is read in order). Refs are looked up in
+    # the game's cache, which replays them from the log, never in the database.
+    __table_args__ = (UniqueConstraint("game_id", "seq", name="uq_moves_game_seq"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))

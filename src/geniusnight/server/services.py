@@ -145,7 +145,7 @@ class Services:
     async def publish_state(self, live: LiveGame) -> None:
         # with other processes, they apply the last moves instead of reading the log
         moves = live.published_moves() if self.games.multi_process else None
-        await self.bus.publish(StateEvent(live.room_id, live.id, live.seq, moves))
+        self.bus.publish_state(live, StateEvent(live.room_id, live.id, live.seq, moves))
         if live.over:  # the room's status just became "finished"
             await self.publish_room(live.room_id)
 

@@ -31,7 +31,7 @@ from ...engines import Engine, IllegalAction, get_engine
 from ...logs import fields
 from .. import metrics
 from ..replay.replayer import initial_state, steps
-from .patches import History
+from .patches import History, Step
 from .patches import encode as _dumps
 
 log = logging.getLogger(__name__)
@@ -76,13 +76,19 @@ class LiveGame:
     history: History | None = field(default=None, repr=False)
     # the last moves committed here, as published to other processes (see published_moves)
     recent: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=PUBLISHED_MOVES), repr=False)
+    _bots: dict[int, str] = field(default_factory=dict, init=False, repr=False)  # see bot_seats
 
     @property
     def over(self) -> bool:
         return self.engine.outcome(self.state) is not None
 
+    def __post_init__(self) -> None:
+        self._bots = _bots_of(self.seats)
+
     def bot_seats(self) -> dict[int, str]:
-        return {i: s["bot"] for i, s in enumerate(self.seats) if s.get("bot")}
+        """Seat -> the bot policy that plays it (asked after every move: worked out only when
+        the seats change, see GameService.set_seats)."""
+        return self._bots
 
     def seat_of(self, member_id: int | None) -> int | None:
         """The seat ``member_id`` holds in this game, or None (a spectator, or kicked)."""
@@ -144,40 +150,33 @@ class LiveGame:
         """The encoded ``patch`` frames that take ``seat``'s view from ``base`` to the current
         seq (none if it is current), or None when the steps from ``base`` are not kept."""
         steps = self.observe(keep).chain(base)
-        if steps is None:
-            return None
-        texts = []
-        for step in steps:
-            text = step.frames.get(seat)
-            if text is None:
-                # the frame {"type": "patch", ..., "seat": seat, "ops": shared + own}; its head,
-                # alike for every seat, is written once per step (it holds only numbers and null)
-                head = step.head
-                if not head:
-                    deadline = _dumps(self.deadline_at.timestamp() * 1000 if self.deadline_at else None)
-                    head = step.head = (
-                        f'{{"type":"patch","game_id":{self.id},"seq":{step.seq},"base":{step.base},'
-                        f'"deadline":{deadline},"seat":'
-                    )
-                text = step.frames[seat] = f'{head}{"null" if seat is None else seat},"ops":[{step.ops_text(seat)}]}}'
-            texts.append(text)
-        return texts
+        return None if steps is None else [self.step_text(step, seat) for step in steps]
+
+    def newest_step(self, keep: int) -> Step | None:
+        """The step to the current seq (every seat's view recorded first), if it is kept."""
+        steps = self.observe(keep).steps
+        return steps[-1] if steps and steps[-1].seq == self.seq else None
+
+    def step_text(self, step: Step, seat: int | None) -> str:
+        """``step``'s encoded ``patch`` frame for ``seat``: encoded once for every connection
+        of that seat."""
+        text = step.frames.get(seat)
+        if text is None:
+            # the frame {"type": "patch", ..., "seat": seat, "ops": shared + own}; its head,
+            # alike for every seat, is written once per step (it holds only numbers and null)
+            head = step.head
+            if not head:
+                deadline = _dumps(self.deadline_at.timestamp() * 1000 if self.deadline_at else None)
+                head = step.head = (
+                    f'{{"type":"patch","game_id":{self.id},"seq":{step.seq},"base":{step.base},'
+                    f'"deadline":{deadline},"seat":'
+                )
+            text = step.frames[seat] = f'{head}{"null" if seat is None else seat},"ops":[{step.ops_text(seat)}]}}'
+        return text
 
 
-_MOVE_METRICS: dict[str, tuple[Any, Any, Any]] = {}
-
-
-def _move_metrics(game: str) -> tuple[Any, Any, Any]:
-    """The accepted-moves counter and the commit and fan-out histograms of ``game`` (looked up
-    by label once per game, not on every move)."""
-    found = _MOVE_METRICS.get(game)
-    if found is None:
-        found = _MOVE_METRICS[game] = (
-            metrics.MOVES_ACCEPTED.labels(game),
-            metrics.MOVE_COMMIT_SECONDS.labels(game),
-            metrics.MOVE_FANOUT_SECONDS.labels(game),
-        )
-    return found
+def _bots_of(seats: list[dict[str, Any]]) -> dict[int, str]:
+    return {i: s["bot"] for i, s in enumerate(seats) if s.get("bot")}
 
 
 @dataclass
@@ -332,6 +331,7 @@ class GameService:
         """The one place a cached game's seats (who plays each: a member, or a bot) and their
         holders change, as the database says they are now."""
         live.seats = list(seats)
+        live._bots = _bots_of(live.seats)
         if holders is not None:
             live.holders = holders
 
@@ -484,15 +484,15 @@ class GameService:
             finally:
                 live.submitting -= 1
             if outcome.ok and not outcome.duplicate:
-                accepted, commit_seconds, fanout_seconds = _move_metrics(live.engine.info.id)
-                accepted.inc()
-                commit_seconds.observe(time.perf_counter() - received)
+                tally = metrics.move_tally(live.engine.info.id)
+                tally.accepted += 1
+                tally.commit.observe(time.perf_counter() - received)
                 for hook in self.on_commit:
                     try:
                         await hook(live)
                     except Exception:  # a fan-out failure must not undo a committed move
                         log.exception("on_commit hook failed", extra=fields(live.room_id, live.id, live.seq))
-                fanout_seconds.observe(time.perf_counter() - received)
+                tally.fanout.observe(time.perf_counter() - received)
                 if log.isEnabledFor(logging.DEBUG):
                     log.debug("move committed", extra=fields(live.room_id, live.id, outcome.seq, seat))
                 if live.over:

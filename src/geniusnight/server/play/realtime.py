@@ -72,6 +72,7 @@ class TokenBucket:
         return False
 
 
+_NO_VIEW = -1  # no seat's view (seats are None or from 0)
 PATCH_ALWAYS = 256  # bytes: patches this small go out without a look at the full frame's size
 MAX_BACKLOG = 512  # frames a connection may fall behind before it is dropped (it resyncs)
 WRITER_LINGER = 2.0  # seconds a connection's writer waits for more frames before it ends
@@ -384,7 +385,23 @@ class Hub:
     def fan_out_state(self, live: LiveGame) -> None:
         """Each connection gets its own seat's view (encoded once per seat, see state_text),
         or the patch to it from the view it holds (encoded once per seat, see patch_texts)."""
-        for conn in list(self.rooms.get(live.room_id, ())):
+        conns = self.rooms.get(live.room_id)
+        if not conns:
+            return
+        # after a move, nearly every connection holds the view one step back: it gets that
+        # step's patch here, without the general case's look for the steps it needs (the
+        # views are recorded only if some connection takes patches, see LiveGame.observe)
+        step = live.newest_step(self.patch_steps) if any(conn.patches for conn in conns) else None
+        game_id, seq, holders = live.id, live.seq, live.holders
+        for conn in list(conns):
+            if step is not None and conn.patches and conn.last_seq.get(game_id) == step.base:
+                seat = holders.get(conn.member_id)  # type: ignore[arg-type]  # None: a spectator
+                if conn.view_seat.get(game_id, _NO_VIEW) == seat:
+                    text = live.step_text(step, seat)
+                    if len(text) < PATCH_ALWAYS or len(text) < live.state_size(seat):
+                        conn.last_seq[game_id] = seq
+                        conn.send_text(text)
+                        continue
             self.send_update(conn, live)
 
     def fan_out(self, room_id: str, payload: dict[str, Any]) -> None:
@@ -487,6 +504,12 @@ class Bus:
     async def publish(self, event: Event) -> None:
         await self.hub.handle(event)
 
+    def publish_state(self, live: LiveGame, event: StateEvent) -> None:
+        """A move of ``live`` was committed here (``event`` says so): this process's
+        connections get it from the game itself, without the event's trip through
+        :meth:`Hub.handle`, which would look the game up again (every move, every process)."""
+        self.hub.fan_out_state(live)
+
     async def start(self) -> None:
         return None
 
@@ -541,6 +564,14 @@ class RedisBus(Bus):
         if isinstance(event, RoomEvent | StartedEvent):
             await self._presence(event.room)
         await self.hub.handle(event)
+        self._post(event)
+
+    def publish_state(self, live: LiveGame, event: StateEvent) -> None:
+        self.hub.fan_out_state(live)
+        self._post(event)
+
+    def _post(self, event: Event) -> None:
+        """Queue ``event`` for the other processes (see _send)."""
         if len(self._outbox) >= MAX_OUTBOX:  # Redis has not taken a message for a long while
             log.error("redis outbox full: dropping %d events (other processes resync by seq)", len(self._outbox))
             self._outbox.clear()
