@@ -148,3 +148,36 @@ async def test_a_batch_waits_for_a_lock_another_process_holds_then_is_written(db
     finally:
         other.close()
         await db.dispose()
+
+
+async def test_a_batch_cancelled_while_its_commit_runs_keeps_the_write_turn_until_it_is_done(db_url: str) -> None:
+    """A batch's commit runs in the database's commit thread, while the loop goes on. A batch
+    cancelled meanwhile (a shutdown) does not let another writer onto SQLite's lock before
+    the commit is done: its moves are stored, and the next batch writes on a new connection."""
+    db = Database(db_url)
+    try:
+        await _two_rooms(db)
+        await write_moves(db, _batch(2, "core")[:1])  # the commit thread and its connection exist
+        assert db._committer is not None
+        release = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        # the commit thread is busy until the test says so: the next commit waits behind it
+        busy = loop.run_in_executor(db._committer, asyncio.run_coroutine_threadsafe(release.wait(), loop).result)
+        writing = asyncio.create_task(write_moves(db, _batch(1, "driver")))
+        await asyncio.sleep(0.2)
+        assert not writing.done() and db.writer.holder is not None  # the loop went on; the turn is held
+        writing.cancel()
+        await asyncio.sleep(0.2)
+        assert not writing.done() and db.writer.holder is not None  # still, until the commit is done
+        release.set()
+        await busy
+        with pytest.raises(asyncio.CancelledError):
+            await writing
+        assert db.writer.holder is None
+        async with db.sessions() as s:
+            assert (await s.scalars(select(Move.seq).where(Move.game_id == 1).order_by(Move.seq))).all() == [1, 2]
+        await write_moves(db, _batch(2, "core")[1:])  # a new connection takes the next batch
+        async with db.sessions() as s:
+            assert (await s.scalars(select(Move.seq).where(Move.game_id == 2).order_by(Move.seq))).all() == [1, 2]
+    finally:
+        await db.dispose()
