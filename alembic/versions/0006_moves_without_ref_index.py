@@ -2,8 +2,9 @@
 
 A reconnecting client's repeated move is known by its ref from the game's cache, which
 replays the log into memory (refs included); nothing looks a move up by its ref in the
-database. The index cost every move's commit a third B-tree to update and its pages to write:
-a third of SQLite's work per move (docs/benchmarks.md, "Moves without the ref index").
+database. The index cost every move a third B-tree to update and its pages to write at the
+commit: about a third of SQLite's CPU per move (docs/benchmarks.md, "Fewer steps per move,
+and commits beside the loop").
 
 Revision ID: 0006
 Revises: 0005

@@ -591,10 +591,12 @@ class Database:
     async def write_batch(self, fn: Callable[[Connection], T]) -> T:
         """``write``, for the group commit's batches of moves: on the SQLite file, ``fn``
         runs on the loop on a connection of its own, and the commit runs in a thread while
-        the loop goes on. SQLite writes the batch's pages to its log and waits for the disk
-        (synchronous=FULL) without the interpreter's lock: a third of a batch's time, during
-        which the loop stood still (docs/benchmarks.md, "Commits beside the loop"). Only the
-        commit: the statements would take the interpreter's lock back after every row."""
+        the loop serves other rooms. SQLite writes the batch's pages to its log and waits for
+        the disk (synchronous=FULL) without the interpreter's lock: about 8 µs of CPU a move
+        in the load benchmark, plus the fsync's wait, during which the loop stood still
+        (docs/benchmarks.md, "Fewer steps per move, and commits beside the loop"). Only the
+        commit: the statements would take the interpreter's lock back after every row, and
+        a thread that waits for it each time cost more than it saved."""
         if self._move_engine is None:
             return await self.write(fn)
         loop = asyncio.get_running_loop()

@@ -76,9 +76,10 @@ class MoveTally:
     """One game's accepted moves, and the commit and fan-out latency of each.
 
     Every accepted move adds to these, so they are plain numbers a move updates in a few
-    hundred nanoseconds (prometheus_client's Counter and Histogram take a lock and look up
-    their bucket in Python: 2 % of the server's CPU under load, docs/benchmarks.md). A
-    scrape reads them (:class:`MoveCollector`) as the metrics ``geniusnight_moves_accepted``,
+    hundred nanoseconds. prometheus_client's Counter and Histogram take a lock and look up
+    their bucket in Python: nearly 2 % of the server's CPU under load (docs/benchmarks.md,
+    "Fewer steps per move, and commits beside the loop"). A scrape reads them
+    (:class:`MoveCollector`) as the metrics ``geniusnight_moves_accepted``,
     ``geniusnight_move_commit_seconds`` and ``geniusnight_move_fanout_seconds``."""
 
     accepted: int = 0
