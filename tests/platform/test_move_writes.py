@@ -14,11 +14,22 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
-from sqlalchemy import select
+from hypothesis import given
+from hypothesis import strategies as st
+from sqlalchemy import DateTime, select
+from sqlalchemy.dialects import sqlite
 from sqlalchemy.exc import IntegrityError
 
 from geniusnight.db import Database, Game, Move, Room, RoomStatus
-from geniusnight.server.play.games import FINISH_ROOM, INSERT_MOVES, PendingWrite, _game_update, write_moves
+from geniusnight.server.play.games import (
+    FINISH_ROOM,
+    INSERT_MOVES,
+    PendingWrite,
+    _datetime_text,
+    _game_update,
+    _quicker,
+    write_moves,
+)
 
 NOW = datetime(2026, 12, 6, 5, 50, 59, 123456, tzinfo=UTC)
 
@@ -181,3 +192,11 @@ async def test_a_batch_cancelled_while_its_commit_runs_keeps_the_write_turn_unti
             assert (await s.scalars(select(Move.seq).where(Move.game_id == 2).order_by(Move.seq))).all() == [1, 2]
     finally:
         await db.dispose()
+
+
+@given(st.datetimes(timezones=st.sampled_from([None, UTC])))
+def test_datetimes_are_written_as_the_sqlite_dialect_writes_them(value: datetime) -> None:
+    dialect = sqlite.dialect()
+    process = DateTime().dialect_impl(dialect).bind_processor(dialect)
+    assert _quicker(process) is _datetime_text
+    assert _datetime_text(value) == process(value)

@@ -116,3 +116,32 @@ async def test_a_bot_moves_after_its_thinking_delay(db_url: str) -> None:
         clock.advance(0.1)
         after = await until_seq(client, room_id, token, 2)
         assert after["view"]["to_act"] == [0]
+
+
+async def test_a_game_that_ends_stops_its_clock_and_is_not_loaded_again(db_url: str) -> None:
+    """The timer sleeping toward a finished game's last deadline is cancelled when the game
+    ends: woken, it would find nothing to do, but would first load the game again (its
+    whole log, read and replayed) if the cache had let it go meanwhile."""
+    clock = FakeClock()
+    async with served(db_url, clock) as client:
+        _room, _token, game_id = await two_player_game(client, time_limits={"play": 5}, options={"target": 5})
+        games, driver = services(client).games, services(client).driver
+        live = await games.get(game_id)
+        for seat, n in ((0, 3), (1, 2)):
+            assert (await games.submit(game_id, seat, {"type": "add", "n": n}, ref=f"m{seat}")).ok
+        assert live.over
+        await idle()
+        assert game_id not in driver._sleepers and game_id not in driver._timers
+        games.forget(game_id)  # the cache let the finished game go
+        loads = 0
+        real_load = games._load
+
+        async def counted_load(gid: int) -> Any:
+            nonlocal loads
+            loads += 1
+            return await real_load(gid)
+
+        games._load = counted_load  # type: ignore[method-assign]
+        clock.advance(60)
+        await idle()
+        assert loads == 0
