@@ -531,22 +531,23 @@ class Database:
         self.writer = OneWriter()
         self.engine = make_engine(url, self.writer)
         self._maker = async_sessionmaker(self.engine, expire_on_commit=False)
-        # SQLite file: moves are written on one plain connection kept open (no pool, no
-        # greenlet, no driver thread: a batch costs a third of the CPU), inline on the loop,
-        # in the process's write turn (OneWriter) like every other write
+        # SQLite file: writes (moves, starts) and Core reads go through plain connections
+        # kept open (no pool, no greenlet, no driver thread: a batch costs a third of the
+        # CPU): the statements inline on the loop, the writes in the process's write turn
+        # (OneWriter) like every other write, their commits in a thread (see write)
         self._move_engine: Engine | None = None
-        self._move_conn: Connection | None = None
+        self._read_conn: Connection | None = None
         path = make_url(url).database if self.sqlite else None
         if path and path != ":memory:":
             self._move_engine = create_engine(
                 f"sqlite:///{path}",
                 poolclass=NullPool,
                 json_serializer=dumps_json,
-                connect_args={"check_same_thread": False},  # the batches' commits run in a thread
+                connect_args={"check_same_thread": False},  # commits run in the commit thread
             )
             event.listen(self._move_engine, "connect", _move_writer_pragmas)
-        # the group commit's own connection, and the thread its commits run in (write_batch)
-        self._batch_conn: Connection | None = None
+        # the writes' connection, and the thread their commits run in (see write)
+        self._write_conn: Connection | None = None
         self._committer: concurrent.futures.ThreadPoolExecutor | None = None
 
     def sessions(self) -> AbstractAsyncContextManager[AsyncSession]:
@@ -585,70 +586,16 @@ class Database:
     async def write(self, fn: Callable[[Connection], T]) -> T:
         """Run ``fn`` (Core statements on a sync connection) as one transaction; returns what
         it returns once it is committed. If another process holds SQLite's write lock, wait
-        for it here, with the loop running, rather than in SQLite's busy handler."""
-        return await self._run(fn, write=True)
+        for it here, with the loop running, rather than in SQLite's busy handler.
 
-    async def write_batch(self, fn: Callable[[Connection], T]) -> T:
-        """``write``, for the group commit's batches of moves: on the SQLite file, ``fn``
-        runs on the loop on a connection of its own, and the commit runs in a thread while
-        the loop serves other rooms. SQLite writes the batch's pages to its log and waits for
-        the disk (synchronous=FULL) without the interpreter's lock: about 8 µs of CPU a move
-        in the load benchmark, plus the fsync's wait, during which the loop stood still
-        (docs/benchmarks.md, "Fewer steps per move, and commits beside the loop"). Only the
-        commit: the statements would take the interpreter's lock back after every row, and
-        a thread that waits for it each time cost more than it saved."""
-        if self._move_engine is None:
-            return await self.write(fn)
-        loop = asyncio.get_running_loop()
-        give_up = loop.time() + WRITE_RETRY_SECONDS
-        pause = 0.001
-        while True:
-            await self.writer.acquire(self._committer_turn)
-            try:
-                if self._batch_conn is None:
-                    self._batch_conn = self._move_engine.connect()
-                if self._committer is None:
-                    self._committer = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="geniusnight-commit")
-                conn = self._batch_conn
-                transaction = conn.begin()
-                try:
-                    result = fn(conn)
-                except BaseException:
-                    transaction.rollback()
-                    raise
-                committed = loop.run_in_executor(self._committer, transaction.commit)
-                try:
-                    await asyncio.shield(committed)
-                except BaseException:
-                    # cancelled, or the commit failed: once its thread is done with the
-                    # connection, it is closed (the next batch opens another), and the write
-                    # turn is kept until then
-                    self._batch_conn = None
-                    with contextlib.suppress(BaseException):
-                        await committed
-                    with contextlib.suppress(Exception):
-                        conn.close()
-                    raise
-                return result
-            except OperationalError as e:
-                if "locked" not in str(e.orig) or loop.time() > give_up:
-                    raise
-            finally:
-                self.writer.release(self._committer_turn)
-            await asyncio.sleep(pause)
-            pause = min(pause * 2, 0.05)
-
-    # the group commit's holder of the write turn (OneWriter), apart from the other writes'
-    _committer_turn = object()
-
-    async def read(self, fn: Callable[[Connection], T]) -> T:
-        """Run ``fn`` (Core reads on a sync connection) and return what it returns. On the
-        SQLite file it runs inline on the connection moves are written on, where a read costs
-        a third of a session's (no session, no greenlet); none of its writes is open between
-        two calls, as each runs whole."""
-        return await self._run(fn, write=False)
-
-    async def _run(self, fn: Callable[[Connection], T], *, write: bool) -> T:
+        On the SQLite file, ``fn`` runs on the loop, in the process's write turn, on the
+        writes' own connection, and the commit runs in a thread while the loop serves other
+        rooms. SQLite writes the transaction's pages to its log and waits for the disk
+        (synchronous=FULL) without the interpreter's lock: for a group commit's batch about
+        8 µs of CPU a move in the load benchmark, plus the fsync's wait, during which the
+        loop stood still (docs/benchmarks.md, "Fewer steps per move, and commits beside the
+        loop"). Only the commit: the statements would take the interpreter's lock back
+        after every row, and a thread that waits for it each time cost more than it saved."""
         loop = asyncio.get_running_loop()
         give_up = loop.time() + WRITE_RETRY_SECONDS
         pause = 0.001
@@ -657,16 +604,63 @@ class Database:
                 if self._move_engine is None:  # PostgreSQL; SQLite in memory takes the write turn itself
                     async with self._connection() as conn, conn.begin():
                         return await conn.run_sync(fn)
-                if write:
-                    await self.writer.acquire(self)
+                turn = object()  # this write's own: two writes under way here take turns too
+                await self.writer.acquire(turn)
                 try:
-                    if self._move_conn is None:
-                        self._move_conn = self._move_engine.connect()
-                    with self._move_conn.begin():
-                        return fn(self._move_conn)
+                    return await self._write_here(fn)
                 finally:
-                    if write:
-                        self.writer.release(self)
+                    self.writer.release(turn)
+            except OperationalError as e:
+                if "locked" not in str(e.orig) or loop.time() > give_up:
+                    raise
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, 0.05)
+
+    async def _write_here(self, fn: Callable[[Connection], T]) -> T:
+        """``fn`` on the writes' connection, then its commit in the commit thread."""
+        assert self._move_engine is not None
+        if self._write_conn is None:
+            self._write_conn = self._move_engine.connect()
+        if self._committer is None:
+            self._committer = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="geniusnight-commit")
+        conn = self._write_conn
+        transaction = conn.begin()
+        try:
+            result = fn(conn)
+        except BaseException:
+            transaction.rollback()
+            raise
+        committed = asyncio.get_running_loop().run_in_executor(self._committer, transaction.commit)
+        try:
+            await asyncio.shield(committed)
+        except BaseException:
+            # cancelled, or the commit failed: once its thread is done with the connection,
+            # it is closed (the next write opens another), and the write turn is kept
+            # until then (the caller releases it)
+            self._write_conn = None
+            with contextlib.suppress(BaseException):
+                await committed
+            with contextlib.suppress(Exception):
+                conn.close()
+            raise
+        return result
+
+    async def read(self, fn: Callable[[Connection], T]) -> T:
+        """Run ``fn`` (Core reads on a sync connection) and return what it returns. On the
+        SQLite file it runs inline on a connection of the reads' own, where a read costs a
+        third of a session's (no session, no greenlet); it sees what is committed."""
+        loop = asyncio.get_running_loop()
+        give_up = loop.time() + WRITE_RETRY_SECONDS
+        pause = 0.001
+        while True:
+            try:
+                if self._move_engine is None:
+                    async with self._connection() as conn, conn.begin():
+                        return await conn.run_sync(fn)
+                if self._read_conn is None:
+                    self._read_conn = self._move_engine.connect()
+                with self._read_conn.begin():
+                    return fn(self._read_conn)
             except OperationalError as e:
                 if "locked" not in str(e.orig) or loop.time() > give_up:
                     raise
@@ -681,13 +675,13 @@ class Database:
     async def dispose(self) -> None:
         await self.engine.dispose()
         if self._committer is not None:
-            if self._batch_conn is not None:
-                await asyncio.get_running_loop().run_in_executor(self._committer, self._batch_conn.close)
-                self._batch_conn = None
+            if self._write_conn is not None:
+                await asyncio.get_running_loop().run_in_executor(self._committer, self._write_conn.close)
+                self._write_conn = None
             self._committer.shutdown()
             self._committer = None
-        if self._move_conn is not None:
-            self._move_conn.close()
-            self._move_conn = None
+        if self._read_conn is not None:
+            self._read_conn.close()
+            self._read_conn = None
         if self._move_engine is not None:
             self._move_engine.dispose()

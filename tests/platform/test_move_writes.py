@@ -200,3 +200,17 @@ def test_datetimes_are_written_as_the_sqlite_dialect_writes_them(value: datetime
     process = DateTime().dialect_impl(dialect).bind_processor(dialect)
     assert _quicker(process) is _datetime_text
     assert _datetime_text(value) == process(value)
+
+
+async def test_two_writes_under_way_at_once_take_turns(db_url: str) -> None:
+    """A write's commit runs in the commit thread while the loop goes on: a second write
+    that comes meanwhile (a game's start beside a batch of moves) waits for its turn."""
+    db = Database(db_url)
+    try:
+        await _two_rooms(db)
+        await asyncio.gather(write_moves(db, _batch(1, "driver")), write_moves(db, _batch(2, "core")))
+        async with db.sessions() as s:
+            stored = (await s.execute(select(Move.game_id, Move.seq).order_by(Move.game_id, Move.seq))).all()
+            assert [tuple(row) for row in stored] == [(1, 1), (1, 2), (2, 1), (2, 2)]
+    finally:
+        await db.dispose()

@@ -670,7 +670,7 @@ class PendingWrite:
 
 async def write_moves(db: Database, batch: list[PendingWrite]) -> None:
     """Write moves in one transaction; returns once it is durably committed."""
-    await db.write_batch(lambda conn: _write_moves(conn, batch))
+    await db.write(lambda conn: _write_moves(conn, batch))
 
 
 def _write_moves(conn: Connection, batch: list[PendingWrite]) -> None:
