@@ -125,6 +125,11 @@ class BadEvent(ValueError):
 
 def encode(event: Event) -> dict[str, Any]:
     """The event as JSON: ``kind``, ``room`` and its fields (moves and snapshots only if set)."""
+    if isinstance(event, StateEvent):  # one a move: its fields written out, not looked up
+        state = {"kind": "state", "room": event.room, "game": event.game, "seq": event.seq}
+        if event.moves is not None:
+            state["moves"] = event.moves
+        return state
     data: dict[str, Any] = {"kind": event.kind}
     for field in fields(event):
         value = getattr(event, field.name)

@@ -686,6 +686,8 @@ class RedisBus(Bus):
             log.error("not an event on the bus: %s", e)
             return
         if isinstance(event, StateEvent):
+            if event.room not in self.hub.rooms and event.game not in self.hub.games.live:
+                return  # nobody here watches the room, and its game is not cached: as Hub.handle would
             # each may read new moves from the database first: let those reads overlap (a
             # late one finds its seq already sent and sends nothing)
             task = asyncio.create_task(self._deliver(event))
