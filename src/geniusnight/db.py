@@ -16,7 +16,7 @@ import json
 import sqlite3
 import threading
 import time
-from collections.abc import AsyncIterator, Callable, Generator
+from collections.abc import AsyncIterator, Awaitable, Callable, Generator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from datetime import UTC, datetime
 from enum import StrEnum
@@ -535,17 +535,17 @@ class Database:
         # kept open (no pool, no greenlet, no driver thread: a batch costs a third of the
         # CPU): the statements inline on the loop, the writes in the process's write turn
         # (OneWriter) like every other write, their commits in a thread (see write)
-        self._move_engine: Engine | None = None
+        self._file_engine: Engine | None = None
         self._read_conn: Connection | None = None
         path = make_url(url).database if self.sqlite else None
         if path and path != ":memory:":
-            self._move_engine = create_engine(
+            self._file_engine = create_engine(
                 f"sqlite:///{path}",
                 poolclass=NullPool,
                 json_serializer=dumps_json,
                 connect_args={"check_same_thread": False},  # commits run in the commit thread
             )
-            event.listen(self._move_engine, "connect", _move_writer_pragmas)
+            event.listen(self._file_engine, "connect", _move_writer_pragmas)
         # the writes' connection, and the thread their commits run in (see write)
         self._write_conn: Connection | None = None
         self._committer: concurrent.futures.ThreadPoolExecutor | None = None
@@ -596,31 +596,24 @@ class Database:
         loop stood still (docs/benchmarks.md, "Fewer steps per move, and commits beside the
         loop"). Only the commit: the statements would take the interpreter's lock back
         after every row, and a thread that waits for it each time cost more than it saved."""
-        loop = asyncio.get_running_loop()
-        give_up = loop.time() + WRITE_RETRY_SECONDS
-        pause = 0.001
-        while True:
-            try:
-                if self._move_engine is None:  # PostgreSQL; SQLite in memory takes the write turn itself
-                    async with self._connection() as conn, conn.begin():
-                        return await conn.run_sync(fn)
-                turn = object()  # this write's own: two writes under way here take turns too
-                await self.writer.acquire(turn)
-                try:
-                    return await self._write_here(fn)
-                finally:
-                    self.writer.release(turn)
-            except OperationalError as e:
-                if "locked" not in str(e.orig) or loop.time() > give_up:
-                    raise
-            await asyncio.sleep(pause)
-            pause = min(pause * 2, 0.05)
+        return await self._until_unlocked(lambda: self._write_once(fn))
+
+    async def _write_once(self, fn: Callable[[Connection], T]) -> T:
+        if self._file_engine is None:  # PostgreSQL; SQLite in memory takes the write turn itself
+            async with self._connection() as conn, conn.begin():
+                return await conn.run_sync(fn)
+        turn = object()  # this write's own: two writes under way here take turns too
+        await self.writer.acquire(turn)
+        try:
+            return await self._write_here(fn)
+        finally:
+            self.writer.release(turn)
 
     async def _write_here(self, fn: Callable[[Connection], T]) -> T:
         """``fn`` on the writes' connection, then its commit in the commit thread."""
-        assert self._move_engine is not None
+        assert self._file_engine is not None
         if self._write_conn is None:
-            self._write_conn = self._move_engine.connect()
+            self._write_conn = self._file_engine.connect()
         if self._committer is None:
             self._committer = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="geniusnight-commit")
         conn = self._write_conn
@@ -649,18 +642,26 @@ class Database:
         """Run ``fn`` (Core reads on a sync connection) and return what it returns. On the
         SQLite file it runs inline on a connection of the reads' own, where a read costs a
         third of a session's (no session, no greenlet); it sees what is committed."""
+        return await self._until_unlocked(lambda: self._read_once(fn))
+
+    async def _read_once(self, fn: Callable[[Connection], T]) -> T:
+        if self._file_engine is None:
+            async with self._connection() as conn, conn.begin():
+                return await conn.run_sync(fn)
+        if self._read_conn is None:
+            self._read_conn = self._file_engine.connect()
+        with self._read_conn.begin():
+            return fn(self._read_conn)
+
+    async def _until_unlocked(self, attempt: Callable[[], Awaitable[T]]) -> T:
+        """``attempt()``, again while another process holds SQLite's lock (with the loop
+        running, backing off), for up to ``WRITE_RETRY_SECONDS``."""
         loop = asyncio.get_running_loop()
         give_up = loop.time() + WRITE_RETRY_SECONDS
         pause = 0.001
         while True:
             try:
-                if self._move_engine is None:
-                    async with self._connection() as conn, conn.begin():
-                        return await conn.run_sync(fn)
-                if self._read_conn is None:
-                    self._read_conn = self._move_engine.connect()
-                with self._read_conn.begin():
-                    return fn(self._read_conn)
+                return await attempt()
             except OperationalError as e:
                 if "locked" not in str(e.orig) or loop.time() > give_up:
                     raise
@@ -683,5 +684,5 @@ class Database:
         if self._read_conn is not None:
             self._read_conn.close()
             self._read_conn = None
-        if self._move_engine is not None:
-            self._move_engine.dispose()
+        if self._file_engine is not None:
+            self._file_engine.dispose()

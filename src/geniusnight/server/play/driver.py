@@ -66,7 +66,8 @@ class Driver:
     def schedule(self, live: LiveGame) -> None:
         if live.over:
             self._stop_timer(live.id)
-        if live.over or self.draining:
+            return
+        if self.draining:
             return
         bots = live.bot_seats()
         if bots and not bots.keys().isdisjoint(live.engine.to_act(live.state)):

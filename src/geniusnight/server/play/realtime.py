@@ -40,6 +40,7 @@ from .events import (
     encode,
 )
 from .games import GameService, LiveGame
+from .patches import Step
 from .patches import encode as encode_json
 from .wire import WriteFrames, frames_writer
 
@@ -351,16 +352,20 @@ class Hub:
             live.observe(self.patch_steps)  # the next move can then go out as a patch
         conn.send_text(live.state_text(seat))
 
-    def send_update(self, conn: Connection, live: LiveGame) -> None:
+    def send_update(self, conn: Connection, live: LiveGame, newest: Step | None = None) -> None:
         """Bring ``conn`` to the current seq: ``patch`` frames from the view it holds when it
         takes them, holds a view of the same seat and the steps since are kept, and they are
-        smaller than the full view; else a full ``state``."""
+        smaller than the full view; else a full ``state``. ``newest``, the step to the
+        current seq (see fan_out_state), serves a connection one step behind at once."""
         last = conn.last_seq.get(live.id)
         if last is not None and last >= live.seq:
             return
         seat = live.seat_of(conn.member_id)
-        if conn.patches and last is not None and live.id in conn.view_seat and conn.view_seat[live.id] == seat:
-            texts = live.patch_texts(seat, last, self.patch_steps)
+        if conn.patches and last is not None and conn.view_seat.get(live.id, _NO_VIEW) == seat:
+            if newest is not None and newest.base == last:
+                texts: list[str] | None = [live.step_text(newest, seat)]
+            else:
+                texts = live.patch_texts(seat, last, self.patch_steps)
             if texts is not None:
                 size = sum(map(len, texts))
                 if size < PATCH_ALWAYS or size < live.state_size(seat):
@@ -388,21 +393,12 @@ class Hub:
         conns = self.rooms.get(live.room_id)
         if not conns:
             return
-        # after a move, nearly every connection holds the view one step back: it gets that
-        # step's patch here, without the general case's look for the steps it needs (the
-        # views are recorded only if some connection takes patches, see LiveGame.observe)
-        step = live.newest_step(self.patch_steps) if any(conn.patches for conn in conns) else None
-        game_id, seq, holders = live.id, live.seq, live.holders
+        # after a move, nearly every connection holds the view one step back: the step is
+        # looked up once here, not by each connection among the steps kept (the views are
+        # recorded only if some connection takes patches, see LiveGame.observe)
+        newest = live.newest_step(self.patch_steps) if any(conn.patches for conn in conns) else None
         for conn in list(conns):
-            if step is not None and conn.patches and conn.last_seq.get(game_id) == step.base:
-                seat = holders.get(conn.member_id)  # type: ignore[arg-type]  # None: a spectator
-                if conn.view_seat.get(game_id, _NO_VIEW) == seat:
-                    text = live.step_text(step, seat)
-                    if len(text) < PATCH_ALWAYS or len(text) < live.state_size(seat):
-                        conn.last_seq[game_id] = seq
-                        conn.send_text(text)
-                        continue
-            self.send_update(conn, live)
+            self.send_update(conn, live, newest)
 
     def fan_out(self, room_id: str, payload: dict[str, Any]) -> None:
         text = encode_json(payload)
