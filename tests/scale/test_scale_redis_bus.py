@@ -13,12 +13,13 @@ import secrets
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
 from geniusnight.server.play import realtime
-from geniusnight.server.play.events import ChatEvent, Event
+from geniusnight.server.play.events import ChatEvent, Event, StateEvent, brief, dumps, encode, pack, unpack
 from geniusnight.server.play.realtime import RedisBus
 from support import until
 
@@ -34,6 +35,7 @@ class Recorder:
         self.rooms: dict[str, set[Any]] = {"r": set()}
         self.remote_online: dict[str, set[int]] = {}
         self.events: list[Event] = []
+        self.games = SimpleNamespace(live={})  # the games this process caches: none
 
     def local_members(self, room_id: str) -> set[int]:
         return set()
@@ -94,11 +96,47 @@ async def test_events_published_together_go_out_in_few_messages_in_their_order()
             for _ in range(50):
                 got = await watch.get_message(timeout=0.02)
                 if got is not None and got["type"] == "message":
-                    messages += json.loads(got["data"]).get("origin") == sender.origin
+                    messages += unpack(got["data"])[0] == sender.origin
             # at most MESSAGE_EVENTS a message; all were published at once, so few messages
             assert -(-len(events) // realtime.MESSAGE_EVENTS) <= messages <= 10
         finally:
             await watch.aclose()
+
+
+async def test_a_message_of_the_release_before_is_delivered() -> None:
+    room = secrets.token_hex(6)
+    async with buses() as (_, _, receiver, receiver_hub):
+        events = [{"kind": "chat", "room": room, "chat": {"text": str(i)}} for i in range(3)]
+        old = {"origin": "another", "sent": time.time(), "events": events}
+        await receiver.redis.publish(receiver.channel, json.dumps(old))
+        await until(lambda: len(mine(receiver_hub, room)) == 3, seconds=2)
+        assert mine(receiver_hub, room) == [ChatEvent(room, {"text": str(i)}) for i in range(3)]
+
+
+async def test_moves_of_a_room_nobody_here_watches_are_passed_over_and_the_rest_delivered() -> None:
+    room, watched = secrets.token_hex(6), secrets.token_hex(6)
+    async with buses() as (_, _, receiver, receiver_hub):
+        receiver_hub.rooms[watched] = set()
+        sent = [StateEvent(room, 1, 5), StateEvent(watched, 2, 7), ChatEvent(room, {"text": "hi"})]
+        body = pack("another", time.time(), [(brief(e), dumps(encode(e))) for e in sent])
+        await receiver.redis.publish(receiver.channel, body)
+        await until(lambda: mine(receiver_hub, room), seconds=2)
+        assert mine(receiver_hub, watched) == [StateEvent(watched, 2, 7)]
+        assert mine(receiver_hub, room) == [ChatEvent(room, {"text": "hi"})]  # its move never reached the hub
+
+
+async def test_a_message_that_is_not_one_is_dropped_and_the_next_delivered() -> None:
+    room = secrets.token_hex(6)
+    async with buses() as (_, _, receiver, receiver_hub):
+        chat = ChatEvent(room, {"text": "after"})
+        await receiver.redis.publish(receiver.channel, b"not json\n{}")
+        bad_line = pack("another", time.time(), [(brief(chat), b"{not json")])
+        await receiver.redis.publish(receiver.channel, bad_line)
+        await receiver.redis.publish(
+            receiver.channel, pack("another", time.time(), [(brief(chat), dumps(encode(chat)))])
+        )
+        await until(lambda: mine(receiver_hub, room), seconds=2)
+        assert mine(receiver_hub, room) == [chat]
 
 
 async def test_a_message_of_one_event_from_an_older_release_is_delivered() -> None:
