@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from geniusnight.cli import db_upgrade
 from geniusnight.engines import get_engine
 from geniusnight.server.play.games import LiveGame
-from geniusnight.server.play.patches import History, apply_patch, diff, top_diff
+from geniusnight.server.play.patches import History, apply_patch, diff, encode, top_diff
 from support import ServerProcess
 from wsclient import Player, host_post, join, make_room
 
@@ -37,6 +37,25 @@ json_values = st.recursive(
     lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text("ab/~", max_size=3), inner, max_size=4),
     max_leaves=20,
 )
+
+
+# what a frame may hold beyond the views: keys that are numbers, integers past 64 bits,
+# text outside ASCII
+frame_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=3) | st.integers(-5, 5), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+
+
+@given(frame_values)
+@settings(max_examples=300, deadline=None)
+def test_a_frame_is_encoded_as_json_on_one_line_whatever_it_holds(value: Any) -> None:
+    text = encode(value)
+    assert json.loads(text) == json.loads(json.dumps(value))
+    assert "\n" not in text  # a bus message puts one event on each line
 
 
 @given(json_values, json_values)
