@@ -328,6 +328,38 @@ async def test_a_reconnect_past_the_kept_steps_gets_a_full_state(tmp_path: Path)
 
 @settings(max_examples=50, deadline=None)
 @given(
+    views=st.lists(
+        st.lists(st.dictionaries(st.text("ab", max_size=2), json_values, max_size=3), min_size=3, max_size=3),
+        min_size=2,
+        max_size=8,
+    ),
+    gives=st.lists(st.booleans(), min_size=8, max_size=8),
+)
+def test_history_diffs_a_seats_own_views_where_the_engine_gives_no_operations(
+    views: list[list[dict[str, Any]]], gives: list[bool]
+) -> None:
+    """An engine's ``seat_view_ops`` may give up (None) on any step; the history then diffs
+    the seat's two own views, building the older one again when the step before took the
+    engine's operations and built none. Each seat ends up holding its own newest view."""
+    seats = [0, 1, None]
+
+    def seat_view(state: int, seat: int | None) -> dict[str, Any]:
+        return views[state][seats.index(seat)]
+
+    def seat_view_ops(old: int, new: int, seat: int | None) -> list[dict[str, Any]] | None:
+        return diff(seat_view(old, seat), seat_view(new, seat)) if gives[new] else None
+
+    history = History(KEEP, lambda state: {}, None, seat_view, seat_view_ops)
+    for seq in range(len(views)):
+        history.advance(seq, seq, seats)
+    for seat in seats:
+        held = seat_view(0, seat)
+        for step in history.chain(0) or []:
+            held = apply_patch(held, json.loads(f"[{step.ops_text(seat)}]"))
+        assert canonical(held) == canonical(seat_view(len(views) - 1, seat))
+
+
+@given(
     views=st.lists(st.dictionaries(st.text("ab", max_size=2), json_values, max_size=4), min_size=2, max_size=8),
     gives=st.lists(st.booleans(), min_size=8, max_size=8),
 )
@@ -348,7 +380,7 @@ def test_history_diffs_the_shared_views_where_the_engine_gives_no_operations(
 
     history = History(KEEP, shared_view, shared_view_ops)
     for seq in range(len(views)):
-        history.advance(seq, seq, {})
+        history.advance(seq, seq, [])
     held = views[0]
     for step in history.chain(0) or []:
         held = apply_patch(held, json.loads(f"[{step.ops_text(None)}]"))

@@ -154,6 +154,34 @@ def test_every_legal_action_is_accepted_and_nothing_else_at_the_start() -> None:
 
 @SETTINGS
 @given(game=GAMES, seed=st.integers(0, 2**40), bots=BOTS, gap=st.integers(1, 8))
+def test_seat_view_ops_take_each_seats_own_view_to_any_later_position(
+    game: tuple[str, int], seed: int, bots: list[str], gap: int
+) -> None:
+    """The server sends ``E.seat_view_ops(old, new, seat)`` instead of diffing a seat's two
+    own views: applied to the old one they must give the new one exactly, for every seat and
+    for spectators, one move apart or several, and from a state read back from its dump."""
+    variant, players = game
+    _, history = play(variant, players, seed, bots)
+    states = [E.setup(players, {"variant": variant}, seed)]
+    for seat, action in history:
+        states.append(E.apply(states[-1], seat, action))
+    viewers = [*range(players), None]
+    for i, old in enumerate(states):
+        for new in {id(s): s for s in states[i + 1 : i + 2] + states[i + gap : i + gap + 1]}.values():
+            for seat in viewers:
+                ops = E.seat_view_ops(old, new, seat)
+                assert ops is not None
+                assert apply_patch(E.seat_view(old, seat), ops) == E.seat_view(new, seat)
+        if i % 10 == 0 and i + gap < len(states):
+            loaded = E.load(json.loads(json.dumps(E.dump(old))))
+            later = states[i + gap]
+            for seat in viewers:
+                ops = E.seat_view_ops(loaded, later, seat)
+                assert ops is not None and apply_patch(E.seat_view(old, seat), ops) == E.seat_view(later, seat)
+
+
+@SETTINGS
+@given(game=GAMES, seed=st.integers(0, 2**40), bots=BOTS, gap=st.integers(1, 8))
 def test_shared_view_ops_take_the_shared_view_to_any_later_positions(
     game: tuple[str, int], seed: int, bots: list[str], gap: int
 ) -> None:

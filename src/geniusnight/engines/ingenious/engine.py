@@ -216,6 +216,9 @@ class IngeniousEngine:
     def shared_view_ops(self, old: State, new: State) -> list[dict[str, Any]] | None:
         return view.shared_view_ops(old, new)
 
+    def seat_view_ops(self, old: State, new: State, seat: int | None) -> list[dict[str, Any]] | None:
+        return view.seat_view_ops(old, new, seat)
+
     # --- persistence ----------------------------------------------------------------------
 
     def import_option(self, name: str, data: bytes, filename: str = "") -> Any:

@@ -157,3 +157,55 @@ def seat_view(state: State, seat: int | None) -> dict[str, Any]:
         if state.phase == "swap" and seat == state.turn:
             v["swap_offer"] = True
     return v
+
+
+def seat_view_ops(old: State, new: State, seat: int | None) -> list[dict[str, Any]] | None:
+    """The JSON Patch operations that turn ``seat_view(old, seat)`` into ``seat_view(new,
+    seat)``, for ``new`` a later position of the same game (None otherwise), without building
+    either view: the rack as the moves changed it (a tile taken out, tiles drawn at its end,
+    or a new rack), and the swap offer added or taken away.
+
+    >>> from geniusnight.engines import get_engine
+    >>> engine = get_engine("ingenious")
+    >>> a = engine.setup(2, {}, seed=1)
+    >>> b = engine.apply(a, a.turn, engine.bot_action(a, a.turn, "greedy", 0))
+    >>> [(op["op"], op["path"]) for op in seat_view_ops(a, b, a.turn)]
+    [('remove', '/rack/1'), ('add', '/rack/5')]
+    >>> seat_view_ops(a, b, 1 - a.turn), seat_view_ops(a, b, None)
+    ([], [])
+    """
+    if (old.variant, old.players, old.radius) != (new.variant, new.players, new.radius):
+        return None
+    if seat is None or not is_int(seat) or not 0 <= seat < new.players:
+        return []  # a spectator's own part is empty in both
+    ops = _rack_ops(old.racks[seat], new.racks[seat])
+    offered, offers = (
+        old.phase == "swap" and seat == old.turn,
+        new.phase == "swap" and seat == new.turn,
+    )
+    if offers and not offered:
+        ops.append({"op": "add", "path": "/swap_offer", "value": True})
+    elif offered and not offers:
+        ops.append({"op": "remove", "path": "/swap_offer"})
+    return ops
+
+
+def _rack_ops(old: tuple[int, ...], new: tuple[int, ...]) -> list[dict[str, Any]]:
+    """The operations on ``/rack`` from rack ``old`` to ``new``: the tile a placement took
+    out (where it was) and the tiles drawn (at the end), or the new rack whole."""
+    if old == new:
+        return []
+    n = len(old)
+    i = 0
+    while i < n and i < len(new) and old[i] == new[i]:
+        i += 1
+    ops: list[dict[str, Any]] = []
+    if i < n and old[i + 1 :] == new[i : n - 1]:  # one tile out, maybe tiles drawn after
+        ops.append({"op": "remove", "path": f"/rack/{i}"})
+        kept = n - 1
+    elif new[:n] == old:  # only tiles drawn
+        kept = n
+    else:  # a swap: a new rack
+        return [{"op": "replace", "path": "/rack", "value": [TILES[t] for t in new]}]
+    ops += [{"op": "add", "path": f"/rack/{k}", "value": TILES[new[k]]} for k in range(kept, len(new))]
+    return ops

@@ -77,6 +77,7 @@ class LiveGame:
     # the last moves committed here, as published to other processes (see published_moves)
     recent: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=PUBLISHED_MOVES), repr=False)
     _bots: dict[int, str] = field(default_factory=dict, init=False, repr=False)  # see bot_seats
+    _viewers: list[int | None] = field(default_factory=list, init=False, repr=False)  # every seat, and None
 
     @property
     def over(self) -> bool:
@@ -84,6 +85,7 @@ class LiveGame:
 
     def __post_init__(self) -> None:
         self._bots = _bots_of(self.seats)
+        self._viewers = [*range(self.players), None]
 
     def bot_seats(self) -> dict[int, str]:
         """Seat -> the bot policy that plays it (asked after every move: worked out only when
@@ -139,11 +141,15 @@ class LiveGame:
         history = self.history
         if history is None:
             engine = self.engine
-            history = self.history = History(keep, engine.shared_view, getattr(engine, "shared_view_ops", None))
+            history = self.history = History(
+                keep,
+                engine.shared_view,
+                getattr(engine, "shared_view_ops", None),
+                engine.seat_view,
+                getattr(engine, "seat_view_ops", None),
+            )
         if history.seq != self.seq:
-            seats: list[int | None] = [*range(self.players), None]
-            own = {s: self.engine.seat_view(self.state, s) for s in seats}
-            history.advance(self.seq, self.state, own)
+            history.advance(self.seq, self.state, self._viewers)
         return history
 
     def patch_texts(self, seat: int | None, base: int, keep: int) -> list[str] | None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from itertools import takewhile
@@ -263,6 +263,10 @@ def _same(a: Any, b: Any) -> bool:
     return a is b or (type(a) is type(b) and a == b)
 
 
+def _no_own_part(state: Any, seat: int | None) -> dict[str, Any]:
+    return {}
+
+
 def apply_patch(doc: Any, ops: list[Op]) -> Any:
     """``doc`` with ``ops`` applied (a new value; ``doc`` is not changed). The reference the
     browser's ``static/js/patch.js`` follows; tests use it to check every patch sent."""
@@ -332,39 +336,49 @@ class Step:
 
 
 class History:
-    """The last position a game's connections were sent views of, each seat's own part of
-    them, and the steps since.
+    """The last position a game's connections were sent views of, and the steps since.
 
-    ``advance`` is called with each new seq's state and own views; ``chain(base)`` is the
-    steps from a client's ``base`` to now, or None when they are no longer kept (the client
-    gets a full ``state`` instead). The shared part's operations come from the engine when
-    it gives them (``Engine.shared_view_ops``): then neither shared view is built. Else the
-    two shared views are diffed key by key (``top_diff``; the last one is kept for the next
-    step). Each seat's own part is diffed all the way in (``diff``): a seat's card of
-    questions changes one answer's mark at a time, and would be sent whole."""
+    ``advance`` is called with each new seq's state and the seats whose own part is sent
+    (every seat and the spectators' ``None``); ``chain(base)`` is the steps from a client's
+    ``base`` to now, or None when they are no longer kept (the client gets a full ``state``
+    instead). Each part's operations come from the engine when it gives them
+    (``Engine.shared_view_ops``, ``Engine.seat_view_ops``): then neither view of that part
+    is built. Else the two shared views are diffed key by key (``top_diff``; the last one is
+    kept for the next step), and each seat's own part is diffed all the way in (``diff``): a
+    seat's card of questions changes one answer's mark at a time, and would be sent whole.
+    A view an earlier step did not build is built again from that step's state."""
 
     def __init__(
         self,
         keep: int,
         shared_view: Callable[[Any], dict[str, Any]],
         shared_view_ops: Callable[[Any, Any], list[Op] | None] | None = None,
+        seat_view: Callable[[Any, int | None], dict[str, Any]] | None = None,
+        seat_view_ops: Callable[[Any, Any, int | None], list[Op] | None] | None = None,
     ) -> None:
         self.seq: int | None = None
         self.state: Any = None
-        self.own: dict[int | None, dict[str, Any]] = {}
         self.steps: deque[Step] = deque(maxlen=keep)
         self._shared_view = shared_view
         self._shared_view_ops = shared_view_ops
+        self._seat_view = seat_view if seat_view is not None else _no_own_part
+        self._seat_view_ops = seat_view_ops
         self._shared: dict[str, Any] | None = None  # shared_view(state), once it was built
+        self._own: dict[int | None, dict[str, Any]] = {}  # seat_view(state, seat), where built
 
-    def advance(self, seq: int, state: Any, own: dict[int | None, dict[str, Any]]) -> None:
+    def advance(self, seq: int, state: Any, seats: Sequence[int | None]) -> None:
+        own: dict[int | None, dict[str, Any]] = {}
         if self.seq is not None and seq > self.seq:
             own_texts = {}
-            for seat, view in own.items():
-                before = self.own.get(seat, {})
-                if view == before:  # most seats' own part is as it was: compared in C, as ``_same`` does
-                    continue
-                ops = diff(before, view)
+            for seat in seats:
+                ops = self._seat_view_ops(self.state, state, seat) if self._seat_view_ops is not None else None
+                if ops is None:
+                    before = self._own.get(seat)
+                    if before is None:
+                        before = self._seat_view(self.state, seat)
+                    view = own[seat] = self._seat_view(state, seat)
+                    # most seats' own part is as it was: compared in C, as ``_same`` does
+                    ops = diff(before, view) if view != before else None
                 if ops:
                     own_texts[seat] = encode(ops)[1:-1]
             shared_ops = self._shared_view_ops(self.state, state) if self._shared_view_ops is not None else None
@@ -379,7 +393,7 @@ class History:
             if self.seq is not None and seq < self.seq:  # the game was rebuilt from its log
                 self.steps.clear()
             self._shared = None
-        self.seq, self.state, self.own = seq, state, own
+        self.seq, self.state, self._own = seq, state, own
 
     def chain(self, base: int) -> list[Step] | None:
         if base == self.seq:
