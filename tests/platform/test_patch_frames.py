@@ -163,6 +163,24 @@ def test_a_game_keeps_its_patch_steps_as_text_the_garbage_collector_never_walks(
 
 
 @pytest.mark.parametrize("game", GAMES)
+def test_only_the_newest_step_and_seq_keep_their_encoded_frames(game: str) -> None:
+    # every connection of a seat shares the newest step's frame; an older one is made again
+    # only for a client that reconnects from it, so a game holds one step's frames, not 64
+    live = new_game(game, 4, 7)
+    live.state_text(0)  # a full state, as a welcome sends
+    live.observe(KEEP)
+    for _ in range(5):
+        play(live, 1, 3)
+        step = live.newest_step(KEEP)
+        assert step is not None
+        for seat in [0, 1, 2, 3, None]:
+            live.step_text(step, seat)
+    steps = list(live.observe(KEEP).steps)
+    assert len(steps[-1].frames) == 5 and not any(step.frames for step in steps[:-1])
+    assert live._frames == {}  # the full frames of the first seq went with it
+
+
+@pytest.mark.parametrize("game", GAMES)
 @settings(max_examples=4, deadline=None)
 @given(
     players=st.integers(3, 4),

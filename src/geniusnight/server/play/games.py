@@ -150,6 +150,10 @@ class LiveGame:
             )
         if history.seq != self.seq:
             history.advance(self.seq, self.state, self._viewers)
+            if self._frames_key is not None and self._frames_key[0] != self.seq:
+                # full frames of an older seq are never sent again: let them go now rather than
+                # when the next full frame is encoded (most games never need one again)
+                self._frames, self._frame_open, self._frames_key = {}, "", None
         return history
 
     def patch_texts(self, seat: int | None, base: int, keep: int) -> list[str] | None:

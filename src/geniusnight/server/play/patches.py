@@ -314,8 +314,11 @@ class Step:
     """One game's views moving from ``base`` to ``seq``: the operations on the part every
     seat sees alike, once, and each seat's operations on its own part (disjoint keys, see
     ``Engine.seat_view``), each kept as its JSON text without the brackets ("" for none).
-    Encoded frames are kept by seat, so connections of one seat (or all spectators) share
-    one string, and so is the frame's head, alike for every seat.
+    The newest step's encoded frames are kept by seat, so connections of one seat (or all
+    spectators) share one string, and so is the frame's head, alike for every seat; an
+    older step lets them go (``History.advance``): they are only made again for a client
+    that reconnects from it, and a game's last 64 steps' frames were half a busy server's
+    memory.
 
     Text, not operation objects: a game keeps its last steps (``History``) and a busy server
     holds tens of thousands of them, which as dicts and lists the cyclic garbage collector
@@ -387,6 +390,8 @@ class History:
                 old = self._shared if self._shared is not None else self._shared_view(self.state)
                 shared = self._shared_view(state)
                 shared_ops = top_diff(old, shared)
+            if self.steps:
+                self.steps[-1].frames.clear()  # no longer the newest (see Step)
             self.steps.append(Step(self.seq, seq, encode(shared_ops)[1:-1] if shared_ops else "", own_texts))
             self._shared = shared
         else:
