@@ -317,8 +317,8 @@ class Step:
     The newest step's encoded frames are kept by seat, so connections of one seat (or all
     spectators) share one string, and so is the frame's head, alike for every seat; an
     older step lets them go (``History.advance``): they are only made again for a client
-    that reconnects from it, and a game's last 64 steps' frames were half a busy server's
-    memory.
+    that reconnects from it, and a game's last 64 steps' frames were a third of a busy
+    server's memory (docs/benchmarks.md, "Only the newest step keeps its frames").
 
     Text, not operation objects: a game keeps its last steps (``History``) and a busy server
     holds tens of thousands of them, which as dicts and lists the cyclic garbage collector
