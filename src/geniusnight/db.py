@@ -598,10 +598,15 @@ class Database:
         after every row, and a thread that waits for it each time cost more than it saved."""
         return await self._until_unlocked(lambda: self._write_once(fn))
 
+    async def _in_transaction(self, fn: Callable[[Connection], T]) -> T:
+        """``fn`` in a transaction of the async engine's own: PostgreSQL, or SQLite in memory
+        (whose connection takes the write turn itself)."""
+        async with self._connection() as conn, conn.begin():
+            return await conn.run_sync(fn)
+
     async def _write_once(self, fn: Callable[[Connection], T]) -> T:
-        if self._file_engine is None:  # PostgreSQL; SQLite in memory takes the write turn itself
-            async with self._connection() as conn, conn.begin():
-                return await conn.run_sync(fn)
+        if self._file_engine is None:
+            return await self._in_transaction(fn)
         turn = object()  # this write's own: two writes under way here take turns too
         await self.writer.acquire(turn)
         try:
@@ -646,8 +651,7 @@ class Database:
 
     async def _read_once(self, fn: Callable[[Connection], T]) -> T:
         if self._file_engine is None:
-            async with self._connection() as conn, conn.begin():
-                return await conn.run_sync(fn)
+            return await self._in_transaction(fn)
         if self._read_conn is None:
             self._read_conn = self._file_engine.connect()
         with self._read_conn.begin():
