@@ -37,6 +37,9 @@ class Recorder:
         self.events: list[Event] = []
         self.games = SimpleNamespace(live={})  # the games this process caches: none
 
+    def follows(self, room_id: str, game_id: int | None) -> bool:
+        return room_id in self.rooms or game_id in self.games.live
+
     def local_members(self, room_id: str) -> set[int]:
         return set()
 
@@ -135,6 +138,16 @@ async def test_a_message_that_is_not_one_is_dropped_and_the_next_delivered() -> 
         await receiver.redis.publish(
             receiver.channel, pack("another", time.time(), [(brief(chat), dumps(encode(chat)))])
         )
+        await until(lambda: mine(receiver_hub, room), seconds=2)
+        assert mine(receiver_hub, room) == [chat]
+
+
+async def test_a_head_line_entry_that_is_no_brief_leaves_its_event_to_be_read() -> None:
+    room = secrets.token_hex(6)
+    async with buses() as (_, _, receiver, receiver_hub):
+        chat = ChatEvent(room, {"text": "hi"})
+        head = json.dumps({"origin": "another", "sent": time.time(), "index": [["state", [room], {}]]})
+        await receiver.redis.publish(receiver.channel, head.encode() + b"\n" + dumps(encode(chat)))
         await until(lambda: mine(receiver_hub, room), seconds=2)
         assert mine(receiver_hub, room) == [chat]
 

@@ -236,7 +236,7 @@ def pack(origin: str, sent: float, events: Sequence[tuple[Brief, bytes]]) -> byt
     >>> [(b, decode(read(body))) for b, body in unpack(message)[2]]
     [(('state', 'r', 7), StateEvent(room='r', game=7, seq=3, moves=None))]
     """
-    head = dumps({"origin": origin, "sent": sent, "index": [list(b) for b, _ in events]})
+    head = dumps({"origin": origin, "sent": sent, "index": [b for b, _ in events]})
     return b"\n".join([head, *(body for _, body in events)])
 
 
@@ -253,11 +253,20 @@ def unpack(data: bytes) -> tuple[Any, Any, list[tuple[Brief | None, Any]]]:
         raise ValueError("a bus message is a JSON object")
     index = top.get("index")
     if isinstance(index, list) and rest:
-        briefs = [(e[0], e[1], e[2]) if isinstance(e, list) and len(e) == 3 else None for e in index]
+        briefs = [_brief(entry) for entry in index]
         return top.get("origin"), top.get("sent"), list(zip(briefs, rest.split(b"\n"), strict=False))
     events = top.get("events")
     older = events if isinstance(events, list) else [top]
     return top.get("origin"), top.get("sent"), [(None, item) for item in older]
+
+
+def _brief(entry: Any) -> Brief | None:
+    """A head line's entry as a brief, or None when it is not one (its event is then read)."""
+    if isinstance(entry, list) and len(entry) == 3:
+        kind, room, game = entry
+        if isinstance(kind, str) and isinstance(room, str) and (game is None or type(game) is int):
+            return kind, room, game
+    return None
 
 
 def read(body: Any) -> Any:

@@ -392,6 +392,11 @@ class Hub:
             return
         self.send_state(conn, live)
 
+    def follows(self, room_id: str, game_id: int | None) -> bool:
+        """Whether a move of ``game_id`` in ``room_id`` has a use here: a socket of the room is
+        open here, or the game is cached (``handle`` drops any other state event)."""
+        return room_id in self.rooms or game_id in self.games.live
+
     def fan_out_state(self, live: LiveGame) -> None:
         """Each connection gets its own seat's view (encoded once per seat, see state_text),
         or the patch to it from the view it holds (encoded once per seat, see patch_texts)."""
@@ -680,9 +685,8 @@ class RedisBus(Bus):
             return
         if isinstance(sent, int | float):
             metrics.REDIS_LAG_SECONDS.observe(max(0.0, time.time() - sent))
-        rooms, live = self.hub.rooms, self.hub.games.live
         for about, body in items:
-            if about is not None and about[0] == "state" and about[1] not in rooms and about[2] not in live:
+            if about is not None and about[0] == StateEvent.kind and not self.hub.follows(about[1], about[2]):
                 continue  # as _receive would, without reading it
             try:
                 value = read(body)
@@ -698,8 +702,8 @@ class RedisBus(Bus):
             log.error("not an event on the bus: %s", e)
             return
         if isinstance(event, StateEvent):
-            if event.room not in self.hub.rooms and event.game not in self.hub.games.live:
-                return  # nobody here watches the room, and its game is not cached: as Hub.handle would
+            if not self.hub.follows(event.room, event.game):
+                return  # as Hub.handle would, without a task
             # each may read new moves from the database first: let those reads overlap (a
             # late one finds its seq already sent and sends nothing)
             task = asyncio.create_task(self._deliver(event))
