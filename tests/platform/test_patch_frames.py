@@ -404,3 +404,32 @@ def test_history_diffs_the_shared_views_where_the_engine_gives_no_operations(
         held = apply_patch(held, json.loads(f"[{step.ops_text(None)}]"))
     assert canonical(held) == canonical(views[-1])
     assert all(gives[s] for s in range(1, len(views)) if s not in built)  # built only when diffed
+
+
+def test_history_keeps_a_view_the_engines_operations_left_unchanged() -> None:
+    """Brainiac gives operations within a phase only: a view those left unchanged ([]) is
+    still the seat's view, and the next step's diff starts from it without building it again."""
+    views = [{"a": 1}, {"a": 2}, {"a": 2}, {"a": 3}]
+    built: list[tuple[int, int | None]] = []
+
+    def view(state: int) -> dict[str, Any]:
+        built.append((state, None))
+        return views[state]
+
+    def seat_view(state: int, seat: int | None) -> dict[str, Any]:
+        built.append((state, seat))
+        return views[state]
+
+    def ops(old: int, new: int, seat: int | None = None) -> list[dict[str, Any]] | None:
+        return [] if new == 2 else None  # only the step to 2 is the engine's: nothing changed
+
+    history = History(KEEP, view, ops, seat_view, ops)
+    for seq in range(4):
+        history.advance(seq, seq, [0])
+    assert (2, 0) not in built and (2, None) not in built
+    replace = [{"op": "replace", "path": "/a", "value": 2}] * 2
+    assert [json.loads(f"[{step.ops_text(0)}]") for step in history.chain(0) or []] == [
+        replace,
+        [],
+        [{"op": "replace", "path": "/a", "value": 3}] * 2,
+    ]

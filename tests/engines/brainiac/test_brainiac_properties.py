@@ -18,6 +18,7 @@ import hidden_info
 from geniusnight.engines.base import IllegalAction, Rng
 from geniusnight.engines.brainiac.cards import IDIOT, card_count
 from geniusnight.engines.brainiac.engine import ENGINE as E
+from geniusnight.server.play.patches import apply_patch
 
 EXAMPLES = int(os.environ.get("BRAINIAC_PROPERTY_EXAMPLES", "30"))
 
@@ -184,3 +185,52 @@ def test_junk_actions_raise_illegal_action_and_change_nothing(seed: int, action:
     with contextlib.suppress(IllegalAction):
         E.apply(state, seat, action)
     assert E.dump(state) == before
+
+
+def _same_json(a: Any, b: Any) -> bool:
+    """Equal as JSON: ``==`` alone takes 1 and True for one another."""
+    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+
+
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    players=st.integers(3, 6),
+    seed=st.integers(0, 2**40),
+    custom=st.booleans(),
+    bots=st.lists(st.sampled_from(["random", "trivia"]), min_size=6, max_size=6),
+    gap=st.integers(1, 6),
+)
+def test_view_ops_take_every_view_to_any_later_position_in_the_same_phase(
+    players: int, seed: int, custom: bool, bots: list[str], gap: int
+) -> None:
+    """The server sends ``E.shared_view_ops(old, new)`` and ``E.seat_view_ops(old, new,
+    seat)`` instead of diffing two views: applied to the old view they must give the new
+    one exactly, for every seat and spectators, one move apart or several (timeouts among
+    them), and from a state read back from its dump. They may decline (None) only when the
+    phase or the round changed between the two, where the server diffs the views."""
+    options: dict[str, Any] = {"first_genius": seed % players}
+    if custom:
+        options["cards"] = make_cards(2 * players)
+    _, log = play(players, seed, options, [], bots)
+    states = [E.setup(players, options, seed)]
+    for seat, action in log:
+        states.append(E.apply(states[-1], seat, action))
+    viewers: list[int | None] = [*range(players), None]
+    given_ops = 0
+    for i, old in enumerate(states):
+        later = {id(s): s for s in states[i + 1 : i + 2] + states[i + gap : i + gap + 1]}.values()
+        if i % 10 == 0 and i + gap < len(states):
+            old = E.load(json.loads(json.dumps(E.dump(old))))
+        for new in later:
+            moved = (old["phase"], old["round"]) != (new["phase"], new["round"])
+            ops = E.shared_view_ops(old, new)
+            assert (ops is None) == moved
+            if ops is not None:
+                given_ops += 1
+                assert _same_json(apply_patch(E.shared_view(old), ops), E.shared_view(new))
+            for seat in viewers:
+                ops = E.seat_view_ops(old, new, seat)
+                assert (ops is None) == moved
+                if ops is not None:
+                    assert _same_json(apply_patch(E.seat_view(old, seat), ops), E.seat_view(new, seat))
+    assert given_ops > 0

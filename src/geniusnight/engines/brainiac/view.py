@@ -66,6 +66,50 @@ def shared_view(state: State) -> dict[str, Any]:
     return v
 
 
+def shared_view_ops(old: State, new: State) -> list[dict[str, Any]] | None:
+    """The JSON Patch operations that turn ``shared_view(old)`` into ``shared_view(new)`` for
+    ``new`` a later position of the same game in the same phase of the same round, or None
+    (a new phase or round: the server then diffs the two views). Within a phase only the
+    moves of that phase happen, and each changes a few values, found here from the state
+    without building either view: who is to act, who has answered, the accusations made and
+    the next accuser, who is ready. (Whatever else a move does, such as scoring, dealing or
+    revealing, starts another phase.)
+
+    >>> from geniusnight.engines import get_engine
+    >>> engine = get_engine("brainiac")
+    >>> a = engine.setup(3, {}, seed=1)
+    >>> b = engine.apply(a, 0, {"type": "keep"})
+    >>> shared_view_ops(a, b)
+    [{'op': 'replace', 'path': '/to_act', 'value': [1, 2]}]
+    """
+    phase = new["phase"]
+    if (old["players"], old["round"], old["phase"]) != (new["players"], new["round"], phase):
+        return None
+    ops: list[dict[str, Any]] = []
+    acting = sorted(to_act(new))
+    if sorted(to_act(old)) != acting:
+        ops.append({"op": "replace", "path": "/to_act", "value": acting})
+    if phase == "answer":
+        g, was, now = new["genius"], old["answers"], new["answers"]
+        ops += [
+            {"op": "replace", "path": f"/answered/{p}", "value": True}
+            for p in range(new["players"])
+            if p != g and was[p] is None and now[p] is not None
+        ]
+    elif phase == "accuse":
+        made = new["accusations"]
+        ops += [
+            {"op": "add", "path": f"/accusations/{i}", "value": {"by": a["by"], "target": a["target"]}}
+            for i, a in enumerate(made[len(old["accusations"]) :], len(old["accusations"]))
+        ]
+        accuser = new["accuse_order"][new["accuse_pos"]]
+        if old["accuse_order"][old["accuse_pos"]] != accuser:
+            ops.append({"op": "replace", "path": "/accuser", "value": accuser})
+    elif phase == "results" and old["ready"] != new["ready"]:
+        ops.append({"op": "replace", "path": "/ready", "value": sorted(new["ready"])})
+    return ops
+
+
 def seat_view(state: State, seat: int | None) -> dict[str, Any]:
     s = state
     n, g, phase = s["players"], s["genius"], s["phase"]
@@ -112,12 +156,58 @@ def seat_view(state: State, seat: int | None) -> dict[str, Any]:
         }
     else:
         v["verdicts"] = None
-    v["accuse_targets"] = (
-        accuse_targets(s, me)
-        if phase == "accuse" and me is not None and me == s["accuse_order"][s["accuse_pos"]]
-        else []
-    )
+    v["accuse_targets"] = _accuse_targets(s, me) if phase == "accuse" and me is not None else []
     return v
+
+
+def seat_view_ops(old: State, new: State, seat: int | None) -> list[dict[str, Any]] | None:
+    """The JSON Patch operations that turn ``seat_view(old, seat)`` into ``seat_view(new,
+    seat)`` for ``new`` a later position in the same phase of the same round, or None (a
+    new phase or round: the server diffs the two views). Within a phase a seat's own part
+    changes only by that phase's moves: who has decided to trade (and its own choice), its
+    own answer, whom it may accuse when its turn to accuse comes or goes. Its card, identity,
+    the question and the verdicts change only with the phase.
+
+    >>> from geniusnight.engines import get_engine
+    >>> engine = get_engine("brainiac")
+    >>> a = engine.setup(3, {}, seed=1)
+    >>> b = engine.apply(a, 0, {"type": "trade"})
+    >>> seat_view_ops(a, b, 0)
+    [{'op': 'replace', 'path': '/trade/decided/0', 'value': True}, \
+{'op': 'replace', 'path': '/trade/mine', 'value': 'trade'}]
+    >>> seat_view_ops(a, b, 1) == seat_view_ops(a, b, None) == seat_view_ops(a, b, 0)[:1]
+    True
+    """
+    phase = new["phase"]
+    if (old["players"], old["round"], old["phase"]) != (new["players"], new["round"], phase):
+        return None
+    n = new["players"]
+    me = seat if _is_int(seat) and 0 <= seat < n else None  # type: ignore[operator]
+    ops: list[dict[str, Any]] = []
+    if phase == "trade":
+        was, now = old["trade"], new["trade"]
+        ops += [
+            {"op": "replace", "path": f"/trade/decided/{p}", "value": True}
+            for p in range(n)
+            if was[p] is None and now[p] is not None
+        ]
+        if me is not None and was[me] != now[me]:
+            ops.append({"op": "replace", "path": "/trade/mine", "value": now[me]})
+    elif me is None:
+        pass  # a spectator's part outside the trade is the same all phase long
+    elif phase == "answer":
+        if old["answers"][me] != new["answers"][me]:
+            ops.append({"op": "replace", "path": "/my_answer", "value": new["answers"][me]})
+    elif phase == "accuse":
+        targets = _accuse_targets(new, me)
+        if _accuse_targets(old, me) != targets:
+            ops.append({"op": "replace", "path": "/accuse_targets", "value": targets})
+    return ops
+
+
+def _accuse_targets(s: State, me: int) -> list[int]:
+    """Whom seat ``me`` may accuse now, as its view says (in the accuse phase)."""
+    return accuse_targets(s, me) if me == s["accuse_order"][s["accuse_pos"]] else []
 
 
 def _card(

@@ -349,7 +349,10 @@ class History:
     is built. Else the two shared views are diffed key by key (``top_diff``; the last one is
     kept for the next step), and each seat's own part is diffed all the way in (``diff``): a
     seat's card of questions changes one answer's mark at a time, and would be sent whole.
-    A view an earlier step did not build is built again from that step's state."""
+    A view an earlier step did not build is built again from that step's state; one the
+    engine's operations left unchanged is kept. (An engine may give operations for some
+    moves only: Brainiac's within a phase, where the views it would take to diff are what
+    the move costs.)"""
 
     def __init__(
         self,
@@ -382,11 +385,15 @@ class History:
                     view = own[seat] = self._seat_view(state, seat)
                     # most seats' own part is as it was: compared in C, as ``_same`` does
                     ops = diff(before, view) if view != before else None
+                elif not ops and seat in self._own:
+                    own[seat] = self._own[seat]  # unchanged: still the view of this seat
                 if ops:
                     own_texts[seat] = encode(ops)[1:-1]
             shared_ops = self._shared_view_ops(self.state, state) if self._shared_view_ops is not None else None
             shared = None
-            if shared_ops is None:
+            if shared_ops == []:
+                shared = self._shared  # unchanged: the view built before (if any) is still it
+            elif shared_ops is None:
                 old = self._shared if self._shared is not None else self._shared_view(self.state)
                 shared = self._shared_view(state)
                 shared_ops = top_diff(old, shared)
