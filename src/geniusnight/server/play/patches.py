@@ -86,8 +86,9 @@ def top_diff(old: dict[str, Any], new: dict[str, Any]) -> list[Op]:
 {'op': 'remove', 'path': '/c'}, {'op': 'add', 'path': '/d', 'value': None}]
     """
     ops: list[Op] = []
+    same_keys = old.keys() == new.keys()  # most often: then no key is looked for, nor added
     for key, value in old.items():
-        if key not in new:
+        if not same_keys and key not in new:
             ops.append({"op": "remove", "path": f"/{_escape(key)}"})
             continue
         now = new[key]
@@ -100,9 +101,10 @@ def top_diff(old: dict[str, Any], new: dict[str, Any]) -> list[Op]:
             ops += [{"op": "add", "path": f"{path}/{i}", "value": now[i]} for i in range(len(value), len(now))]
         else:
             ops.append({"op": "replace", "path": path, "value": now})
-    for key, value in new.items():
-        if key not in old:
-            ops.append({"op": "add", "path": f"/{_escape(key)}", "value": value})
+    if not same_keys:
+        for key, value in new.items():
+            if key not in old:
+                ops.append({"op": "add", "path": f"/{_escape(key)}", "value": value})
     return ops
 
 
