@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 import hidden_info
 from geniusnight.engines import IllegalAction, Rng
 from geniusnight.engines.genius_idea import ENGINE as E
+from geniusnight.server.play.patches import apply_patch
 
 EXAMPLES = int(os.environ.get("GENIUS_IDEA_PROPERTY_EXAMPLES", "60"))
 SETTINGS = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -81,7 +82,10 @@ def expected_gain(before: Any, seat: int | None, action: dict[str, Any]) -> list
     return gain
 
 
-def play(players: int, seed: int, mode_bots: list[str], junk: list[tuple[Any, Any]]) -> None:
+def play(
+    players: int, seed: int, mode_bots: list[str], junk: list[tuple[Any, Any]]
+) -> list[tuple[int | None, dict[str, Any]]]:
+    """A random game to its end, every invariant checked at each step: the moves made."""
     options = E.validate_options(players, {})
     state = E.setup(players, options, seed)
     deck_size = len(all_cards(state))
@@ -132,6 +136,7 @@ def play(players: int, seed: int, mode_bots: list[str], junk: list[tuple[Any, An
     assert snapshot(replay) == snapshot(state)
     loaded = E.load(json.loads(json.dumps(E.dump(state))))
     assert snapshot(loaded) == snapshot(state) and E.view(loaded, 0) == E.view(state, 0)
+    return history
 
 
 bots = st.lists(st.sampled_from(["random", "smart"]), min_size=1, max_size=3)
@@ -177,3 +182,51 @@ def test_load_refuses_what_is_not_a_state(data: Any) -> None:
         E.load(data)
     except IllegalAction as err:
         assert err.code == "bad_state"
+
+
+def given_between(old: Any, new: Any) -> bool:
+    """Where the engine gives its views' operations: one round in play in both positions, or
+    one phase with no round in play (a preparation, a look at the results)."""
+    if old["round"] != new["round"]:
+        return False
+    if old["cur"] is not None and new["cur"] is not None:
+        return True
+    return old["cur"] is None and new["cur"] is None and old["phase"] == new["phase"]
+
+
+def _same_json(a: Any, b: Any) -> bool:
+    """Equal as JSON: ``==`` alone takes 1 and True for one another."""
+    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+
+
+@SETTINGS
+@given(seed=st.integers(0, 2**40), players=st.integers(2, 6), bots=bots, gap=st.integers(1, 6))
+def test_view_ops_take_every_view_to_any_later_position_in_the_same_round(
+    seed: int, players: int, bots: list[str], gap: int
+) -> None:
+    """The server sends ``E.shared_view_ops(old, new)`` and ``E.seat_view_ops(old, new,
+    seat)`` instead of diffing two views: applied to the old view they must give the new
+    one exactly, for every seat and spectators, one move apart or several (timeouts among
+    them), and from a state read back from its dump. They decline (None) only across a
+    round's start or end (the server then diffs the views)."""
+    history = play(players, seed, bots, [])
+    options = E.validate_options(players, {})
+    states = [E.setup(players, options, seed)]
+    for seat, action in history:
+        states.append(E.apply(states[-1], seat, action))
+    viewers: list[int | None] = [*range(players), None]
+    for i, old in enumerate(states):
+        later = {id(s): s for s in states[i + 1 : i + 2] + states[i + gap : i + gap + 1]}.values()
+        if i % 10 == 0:
+            old = E.load(json.loads(json.dumps(E.dump(old))))
+        for new in later:
+            given_here = given_between(old, new)
+            ops = E.shared_view_ops(old, new)
+            assert (ops is not None) == given_here
+            if ops is not None:
+                assert _same_json(apply_patch(E.shared_view(old), ops), E.shared_view(new))
+            for seat in viewers:
+                ops = E.seat_view_ops(old, new, seat)
+                assert (ops is not None) == given_here
+                if ops is not None:
+                    assert _same_json(apply_patch(E.seat_view(old, seat), ops), E.seat_view(new, seat))

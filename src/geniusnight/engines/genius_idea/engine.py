@@ -251,6 +251,12 @@ class GeniusIdeaEngine:
     def seat_view(self, state: State, seat: int | None) -> dict[str, Any]:
         return view.seat_view(state, seat)
 
+    def shared_view_ops(self, old: State, new: State) -> list[dict[str, Any]] | None:
+        return view.shared_view_ops(old, new)
+
+    def seat_view_ops(self, old: State, new: State, seat: int | None) -> list[dict[str, Any]] | None:
+        return view.seat_view_ops(old, new, seat)
+
     # --- bots -----------------------------------------------------------------------------
 
     def bot_action(self, state: State, seat: int, bot: str, seed: int) -> dict[str, Any] | None:
