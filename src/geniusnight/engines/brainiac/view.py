@@ -82,9 +82,9 @@ def shared_view_ops(old: State, new: State) -> list[dict[str, Any]] | None:
     >>> shared_view_ops(a, b)
     [{'op': 'replace', 'path': '/to_act', 'value': [1, 2]}]
     """
-    phase = new["phase"]
-    if (old["players"], old["round"], old["phase"]) != (new["players"], new["round"], phase):
+    if not _one_phase(old, new):
         return None
+    phase = new["phase"]
     ops: list[dict[str, Any]] = []
     acting = sorted(to_act(new))
     if sorted(to_act(old)) != acting:
@@ -113,7 +113,7 @@ def shared_view_ops(old: State, new: State) -> list[dict[str, Any]] | None:
 def seat_view(state: State, seat: int | None) -> dict[str, Any]:
     s = state
     n, g, phase = s["players"], s["genius"], s["phase"]
-    me = seat if _is_int(seat) and 0 <= seat < n else None  # type: ignore[operator]
+    me = _player(s, seat)
     in_round = phase in ("ask", "answer", "judge", "accuse")
     is_genius = me is not None and me == g and in_round
     v: dict[str, Any] = {"seat": me}
@@ -178,11 +178,10 @@ def seat_view_ops(old: State, new: State, seat: int | None) -> list[dict[str, An
     >>> seat_view_ops(a, b, 1) == seat_view_ops(a, b, None) == seat_view_ops(a, b, 0)[:1]
     True
     """
-    phase = new["phase"]
-    if (old["players"], old["round"], old["phase"]) != (new["players"], new["round"], phase):
+    if not _one_phase(old, new):
         return None
-    n = new["players"]
-    me = seat if _is_int(seat) and 0 <= seat < n else None  # type: ignore[operator]
+    phase = new["phase"]
+    n, me = new["players"], _player(new, seat)
     ops: list[dict[str, Any]] = []
     if phase == "trade":
         was, now = old["trade"], new["trade"]
@@ -203,6 +202,17 @@ def seat_view_ops(old: State, new: State, seat: int | None) -> list[dict[str, An
         if _accuse_targets(old, me) != targets:
             ops.append({"op": "replace", "path": "/accuse_targets", "value": targets})
     return ops
+
+
+def _one_phase(old: State, new: State) -> bool:
+    """Whether two positions of one game are in the same phase of the same round: then only
+    that phase's moves lie between them (a round's phases come one after another, once)."""
+    return (old["players"], old["round"], old["phase"]) == (new["players"], new["round"], new["phase"])
+
+
+def _player(state: State, seat: int | None) -> int | None:
+    """``seat`` if it is a player's, else None (a spectator, or a seat the game lacks)."""
+    return seat if _is_int(seat) and 0 <= seat < state["players"] else None  # type: ignore[operator]
 
 
 def _accuse_targets(s: State, me: int) -> list[int]:

@@ -8,7 +8,7 @@ lists and dicts instead of copying them.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeGuard
 
 from .rules import HINTS, State, is_int, may_pass, outcome, riddler_of, roles_for, to_act
 
@@ -134,9 +134,14 @@ def shared_view_ops(old: State, new: State) -> list[dict[str, Any]] | None:
     return ops
 
 
+def _plays(seat: int | None, state: State) -> TypeGuard[int]:
+    """``seat`` is a player's (not a spectator's, nor a seat the game does not have)."""
+    return seat is not None and is_int(seat) and 0 <= seat < state["players"]
+
+
 def seat_view(state: State, seat: int | None) -> dict[str, Any]:
     v: dict[str, Any] = {}
-    if seat is None or not is_int(seat) or not 0 <= seat < state["players"]:
+    if not _plays(seat, state):
         return v
     if state["phase"] == "prepare" and seat in state["preparing"]:
         v["hand"] = list(state["hands"][seat])
@@ -171,7 +176,7 @@ def seat_view_ops(old: State, new: State, seat: int | None) -> list[dict[str, An
         return None
     if span == "play":
         return []
-    if seat is None or not is_int(seat) or not 0 <= seat < new["players"] or new["phase"] != "prepare":
+    if not _plays(seat, new) or new["phase"] != "prepare":
         return []
     ops: list[dict[str, Any]] = []
     if seat in old["preparing"] and seat not in new["preparing"]:
