@@ -19,7 +19,7 @@ from typing import Any
 import httpx
 import pytest
 
-from geniusnight.server.play.wire import FramesProtocol
+from geniusnight.server.play.wire import FramesProtocol, Inbox
 from inprocess import serve
 
 TEXT, CONT, CLOSE, PING, PONG = 0x1, 0x0, 0x8, 0x9, 0xA
@@ -154,3 +154,24 @@ async def test_a_bad_frame_closes_the_connection_with_its_code(
         await sock.write(sent)
         assert await sock.close_code() == code
         assert taken == [False]
+
+
+async def test_the_inbox_gives_its_reader_every_message_in_order_and_outlives_a_cancelled_wait() -> None:
+    """The protocol's queue (``wire.Inbox``): what is put before or while the reader waits
+    comes out in order, and a reader cancelled while it waits (the socket's task ends)
+    leaves nothing behind that would swallow the next message."""
+    inbox = Inbox(asyncio.get_running_loop())
+    assert inbox.empty() and inbox.qsize() == 0
+    inbox.put_nowait(1)
+    inbox.put_nowait(2)
+    assert inbox.qsize() == 2 and await inbox.get() == 1 and await inbox.get() == 2
+    waiting = asyncio.create_task(inbox.get())
+    await asyncio.sleep(0)
+    waiting.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await waiting
+    reader = asyncio.create_task(inbox.get())
+    await asyncio.sleep(0)
+    inbox.put_nowait(3)
+    inbox.put_nowait(4)
+    assert await reader == 3 and await inbox.get() == 4 and inbox.empty()

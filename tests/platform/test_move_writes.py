@@ -16,11 +16,11 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from sqlalchemy import DateTime, select
+from sqlalchemy import JSON, DateTime, create_engine, select
 from sqlalchemy.dialects import sqlite
 from sqlalchemy.exc import IntegrityError
 
-from geniusnight.db import Database, Game, Move, Room, RoomStatus
+from geniusnight.db import Database, Game, Move, Room, RoomStatus, dumps_json
 from geniusnight.server.play.games import (
     FINISH_ROOM,
     INSERT_MOVES,
@@ -200,6 +200,34 @@ def test_datetimes_are_written_as_the_sqlite_dialect_writes_them(value: datetime
     process = DateTime().dialect_impl(dialect).bind_processor(dialect)
     assert _quicker(process) is _datetime_text
     assert _datetime_text(value) == process(value)
+
+
+JSON_VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**63), 2**63 - 1)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=12,
+)
+
+
+@given(JSON_VALUES)
+def test_json_values_are_written_as_the_engines_json_processor_writes_them(value: Any) -> None:
+    """The move connection's engine encodes JSON with ``dumps_json``: its bind processor is
+    replaced by that function, which writes the same text."""
+    dialect = create_engine("sqlite://", json_serializer=dumps_json).dialect
+    process = JSON().dialect_impl(dialect).bind_processor(dialect)
+    assert _quicker(process) is dumps_json
+    assert dumps_json(value) == process(value)
+
+
+def test_a_json_processor_that_writes_other_text_is_kept() -> None:
+    """With the standard library's serializer (it escapes non-ASCII text), the processor stays."""
+    dialect = create_engine("sqlite://").dialect
+    process = JSON().dialect_impl(dialect).bind_processor(dialect)
+    assert _quicker(process) is process
 
 
 async def test_two_writes_under_way_at_once_take_turns(db_url: str) -> None:

@@ -258,13 +258,21 @@ def seats_from(start: int, players: int) -> list[int]:
 
 
 def require_type(action: object, *types: str) -> str:
-    """Check an action is a dict with a known ``type`` and return that type."""
-    check(isinstance(action, dict), "malformed", "An action must be a JSON object.")
-    assert isinstance(action, dict)
+    """Check an action is a dict with a known ``type`` and return that type.
+
+    >>> require_type({"type": "place"}, "place", "swap")
+    'place'
+    >>> require_type({"type": "fly"}, "place")
+    Traceback (most recent call last):
+    geniusnight.engines.base.IllegalAction: Unknown action type 'fly'.
+    """
+    if not isinstance(action, dict):
+        raise IllegalAction("malformed", "An action must be a JSON object.")
     kind = action.get("type")
-    check(isinstance(kind, str), "malformed", "An action needs a 'type'.")
-    assert isinstance(kind, str)
-    check(kind in types, "unknown_action", f"Unknown action type {kind!r}.")
+    if not isinstance(kind, str):
+        raise IllegalAction("malformed", "An action needs a 'type'.")
+    if kind not in types:  # the message is formatted only here: every move passes this way
+        raise IllegalAction("unknown_action", f"Unknown action type {kind!r}.")
     return kind
 
 

@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 import hidden_info
 from geniusnight.engines.base import IllegalAction, Rng
 from geniusnight.engines.ingenious import ENGINE as E
-from geniusnight.engines.ingenious.rules import FULL_SET_COUNTS, State, count_empty_pairs
+from geniusnight.engines.ingenious.geometry import COLOUR_INDEX, COLOURS
+from geniusnight.engines.ingenious.rules import FULL_SET_COUNTS, State, cell_gains, count_empty_pairs
 from geniusnight.server.play.patches import apply_patch
 
 EXAMPLES = int(os.environ.get("INGENIOUS_PROPERTY_EXAMPLES", "15"))
@@ -59,6 +60,20 @@ def check_invariants(before: State | None, s: State) -> None:
         hidden_info.check_view("ingenious", s, seat, E.view(s, seat), redeal)
 
 
+def check_scored_as_cell_gains(before: State, s: State, action: dict[str, Any]) -> None:
+    """A placement logs the points ``cell_gains`` (the board query the bots and the placement
+    list use) gives each of its hexes on the board before it: the move and the list agree."""
+    geom = before.geometry
+    (x, y), (c1, c2) = (geom.index[tuple(c)] for c in action["cells"]), (COLOUR_INDEX[k] for k in action["colors"])
+    raw: dict[str, int] = {}
+    for cell, colour in ((x, c1), (y, c2)):
+        gain = cell_gains(geom, before.board, cell)[colour]
+        if gain:
+            raw[COLOURS[colour]] = raw.get(COLOURS[colour], 0) + gain
+    (placed,) = [e for e in s.log if e["n"] >= before.events and e["type"] == "place"]
+    assert placed["raw"] == raw
+
+
 def play(variant: str, players: int, seed: int, bots: list[str]) -> tuple[State, list[tuple[int | None, Any]]]:
     s = E.setup(players, {"variant": variant}, seed)
     history: list[tuple[int | None, Any]] = []
@@ -79,6 +94,8 @@ def play(variant: str, players: int, seed: int, bots: list[str]) -> tuple[State,
         assert dumps(before) == frozen  # apply never changes its input
         history.append((actor, action))
         check_invariants(before, s)
+        if actor is not None and action["type"] == "place":
+            check_scored_as_cell_gains(before, s, action)
         if rng.randbelow(10) == 0:
             again = E.load(json.loads(json.dumps(E.dump(s))))
             assert dumps(again) == dumps(s) and E.view(again, seat) == E.view(s, seat)

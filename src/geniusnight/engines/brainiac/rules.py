@@ -20,7 +20,7 @@ import marshal
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from ..base import Rng, check, seats_from
+from ..base import IllegalAction, Rng, check, seats_from
 from .cards import (
     BRAINIAC,
     IDIOT,
@@ -206,10 +206,14 @@ def act(state: State, seat: int, kind: str, action: Mapping[str, Any]) -> State:
         "accuse": "accuse",
         "ready": "results",
     }[kind]
-    check(phase == wanted, "wrong_phase", f"That is not possible now (phase: {phase}).")
-    check(seat in to_act(state), "not_your_turn", _whose_turn(state))
+    # raised here, not through ``check``: its message would be made on every move
+    if phase != wanted:
+        raise IllegalAction("wrong_phase", f"That is not possible now (phase: {phase}).")
+    if seat not in to_act(state):
+        raise IllegalAction("not_your_turn", _whose_turn(state))
     if kind in ("trade", "keep"):
-        check(set(action) == {"type"}, "malformed", f"'{kind}' has no other fields.")
+        if set(action) != {"type"}:
+            raise IllegalAction("malformed", f"'{kind}' has no other fields.")
         s = copy_state(state)
         s["trade"][seat] = kind
         if all(t is not None for t in s["trade"]):

@@ -220,7 +220,8 @@ class GeniusIdeaEngine:
         if seat is None:
             check(kind == "timeout", "not_your_turn", "Only a player can make that move.")
         else:
-            check(is_int(seat) and 0 <= seat < state["players"], "not_your_turn", f"There is no seat {seat!r}.")
+            if not (is_int(seat) and 0 <= seat < state["players"]):  # (its message is made only then)
+                raise IllegalAction("not_your_turn", f"There is no seat {seat!r}.")
             check(kind != "timeout", "system_only", "Only the system can time out a phase.")
         new = next_state(state)
         if kind == "timeout":

@@ -191,17 +191,21 @@ def outcome(state: State) -> dict[str, Any] | None:
 # --- actions (a player's move as sent, checked here, then made) ----------------------------
 
 
+# The checks every move passes raise where a condition fails rather than call ``check``, whose
+# message (formatted, or built by ``whose_turn``) would be made on every move.
+
+
 def _str(action: Mapping[str, Any], key: str) -> str:
     value = action.get(key)
-    check(type(value) is str, "malformed", f"'{key}' must be a card's word.")
-    assert isinstance(value, str)
+    if type(value) is not str:
+        raise IllegalAction("malformed", f"'{key}' must be a card's word.")
     return value
 
 
 def _str_list(action: Mapping[str, Any], key: str) -> list[str]:
     value = action.get(key)
-    check(type(value) is list and all(type(v) is str for v in value), "malformed", f"'{key}' must be a list of words.")
-    assert isinstance(value, list)
+    if type(value) is not list or not all(type(v) is str for v in value):
+        raise IllegalAction("malformed", f"'{key}' must be a list of words.")
     return list(value)
 
 
@@ -210,8 +214,10 @@ def act(state: State, seat: int, kind: str, action: Mapping[str, Any]) -> None:
     or raise IllegalAction (the copy is then thrown away)."""
     phase = state["phase"]
     wanted = {"pass": "guess", "ready": "results"}.get(kind, kind)
-    check(phase == wanted, "wrong_phase", f"That move is not possible now: the game is in the {phase} phase.")
-    check(seat in to_act(state), "not_your_turn", whose_turn(state))
+    if phase != wanted:
+        raise IllegalAction("wrong_phase", f"That move is not possible now: the game is in the {phase} phase.")
+    if seat not in to_act(state):
+        raise IllegalAction("not_your_turn", whose_turn(state))
     if kind == "prepare":
         answer = _str(action, "answer")
         hints = _str_list(action, "hints")
@@ -235,9 +241,9 @@ def act(state: State, seat: int, kind: str, action: Mapping[str, Any]) -> None:
 
 def prepare(state: State, seat: int, answer: str, hints: list[str]) -> None:
     hand = state["hands"][seat]
-    check(answer in hand, "not_in_hand", f"{answer!r} is not one of your cards.")
-    for h in hints:
-        check(h in hand, "not_in_hand", f"{h!r} is not one of your cards.")
+    for card in (answer, *hints):
+        if card not in hand:
+            raise IllegalAction("not_in_hand", f"{card!r} is not one of your cards.")
     check(len(set(hints)) == HINTS, "bad_riddle", "The 5 hints must be 5 different cards.")
     check(answer not in hints, "bad_riddle", "The answer can't also be a hint.")
     state["riddles"][seat] = {"answer": answer, "hints": list(hints)}
@@ -316,8 +322,10 @@ def system_reveal(state: State) -> None:
 
 def reveal(state: State, hint: str) -> None:
     cur = state["cur"]
-    check(hint in cur["hints"], "not_a_hint", f"{hint!r} is not one of this riddle's hints.")
-    check(hint not in cur["revealed"], "already_revealed", f"{hint!r} is already revealed.")
+    if hint not in cur["hints"]:
+        raise IllegalAction("not_a_hint", f"{hint!r} is not one of this riddle's hints.")
+    if hint in cur["revealed"]:
+        raise IllegalAction("already_revealed", f"{hint!r} is already revealed.")
     cur["revealed"].append(hint)  # new hints go last; the Riddler may then reorder
     state["phase"] = "order" if len(cur["revealed"]) >= 2 else "guess"
 
@@ -335,8 +343,10 @@ def order(state: State, hints: list[str]) -> None:
 
 def guess(state: State, seat: int, card: str) -> None:
     cur = state["cur"]
-    check(card in cur["public"], "not_public", f"{card!r} is not a card in the public area.")
-    check(card not in cur["wrong"], "already_wrong", f"{card!r} was already guessed wrong.")
+    if card not in cur["public"]:
+        raise IllegalAction("not_public", f"{card!r} is not a card in the public area.")
+    if card in cur["wrong"]:
+        raise IllegalAction("already_wrong", f"{card!r} was already guessed wrong.")
     if card == cur["answer"]:
         cur["guesses"].append({"seat": seat, "card": card, "correct": True})
         points = 2 + HINTS - len(cur["revealed"])

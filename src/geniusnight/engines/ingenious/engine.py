@@ -7,7 +7,7 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
-from ..base import BotSpec, GameInfo, OptionSpec, Rng, check, read_json_option, require_type
+from ..base import BotSpec, GameInfo, IllegalAction, OptionSpec, Rng, check, read_json_option, require_type
 from . import bots, rules, view
 from .geometry import COLOUR_INDEX, COLOURS, GEOMETRIES
 from .rules import (
@@ -183,12 +183,8 @@ class IngeniousEngine:
             p = bots.greedy_placement(state, state.turn)
             assert p is not None
             return rules.place(state, state.turn, p[0], p[1], p[2], p[3], p[4])
-        check(
-            is_int(seat) and seat == state.turn,
-            "not_your_turn",
-            f"It is seat {state.turn}'s turn.",
-        )
-        assert seat is not None
+        if not is_int(seat) or seat != state.turn:  # (its message is made only then)
+            raise IllegalAction("not_your_turn", f"It is seat {state.turn}'s turn.")
         if kind == "swap":
             return rules.apply_swap(state, seat, action)
         return rules.apply_place(state, seat, action)

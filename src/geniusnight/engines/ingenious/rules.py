@@ -11,9 +11,9 @@ it is placed). The board is ``bytes`` indexed by cell id: 0 = empty, colour inde
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypeGuard
 
-from ..base import Rng, check
+from ..base import IllegalAction, Rng, check
 from .geometry import COLOUR_INDEX, COLOURS, GEOMETRIES, Geometry, radius_for
 
 Event = dict[str, Any]
@@ -47,7 +47,7 @@ for _t in full_set():
     FULL_SET_COUNTS[_t] = FULL_SET_COUNTS.get(_t, 0) + 1
 
 
-def is_int(x: object) -> bool:
+def is_int(x: object) -> TypeGuard[int]:
     return isinstance(x, int) and not isinstance(x, bool)
 
 
@@ -185,6 +185,29 @@ def cell_gains(geom: Geometry, board: bytes, cell: int) -> list[int]:
             run += 1
         gains[k - 1] += run
     return gains
+
+
+def colour_gain(geom: Geometry, board: bytes, cell: int, colour: int) -> int:
+    """What a hex of ``colour`` placed on ``cell`` scores: ``cell_gains(...)[colour]``,
+    counting only the runs of that colour (a move scores two hexes, one colour each).
+
+    >>> from .geometry import GEOMETRIES
+    >>> geom = GEOMETRIES[6]
+    >>> board = bytearray(geom.initial_board())
+    >>> centre = geom.index[0, 0]
+    >>> east = geom.rays[centre][0]  # the cells beyond the centre in the first direction
+    >>> board[east[0]] = board[east[1]] = 1  # two red hexes in a row
+    >>> colour_gain(geom, bytes(board), centre, 0), colour_gain(geom, bytes(board), centre, 1)
+    (2, 0)
+    """
+    code = colour + 1
+    gain = 0
+    for ray in geom.rays[cell]:
+        for x in ray:
+            if board[x] != code:
+                break
+            gain += 1
+    return gain
 
 
 def free_start_cells(geom: Geometry, board: bytes) -> set[int]:
@@ -330,11 +353,6 @@ def ranking_key(track: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(sorted(track))
 
 
-def lowest_colours(track: tuple[int, ...]) -> set[int]:
-    low = min(track)
-    return {c for c, v in enumerate(track) if v == low}
-
-
 def swap_eligible(state: State, seat: int) -> bool:
     """No remaining tile shows a (tied) lowest colour of the seat's track.
 
@@ -344,8 +362,9 @@ def swap_eligible(state: State, seat: int) -> bool:
     rack = state.racks[seat]
     if not rack or len(state.bag) < RACK_SIZE:
         return False
-    low = lowest_colours(state.tracks[state.track_index(seat)])
-    return all(t // 6 not in low and t % 6 not in low for t in rack)
+    track = state.tracks[state.track_index(seat)]
+    low = min(track)
+    return all(track[t // 6] != low and track[t % 6] != low for t in rack)
 
 
 def to_act(state: State) -> set[int]:
@@ -474,8 +493,8 @@ def place(state: State, seat: int, tile: int, x: int, y: int, c1: int, c2: int) 
     """Place ``tile`` with colour ``c1`` on cell ``x`` and ``c2`` on ``y`` (already legal)."""
     geom = state.geometry
     board = state.board
-    g1 = cell_gains(geom, board, x)[c1]
-    g2 = cell_gains(geom, board, y)[c2]
+    g1 = colour_gain(geom, board, x, c1)
+    g2 = colour_gain(geom, board, y, c2)
     rules = state.rules
     ti = state.track_index(seat)
     old_track = state.tracks[ti]
@@ -601,49 +620,55 @@ def new_game(variant: str, players: int, bag: list[int], shuffle: bool, rng: Rng
 # --- actions (a player's move as sent, checked here, then made) ------------------------------
 
 PLACE_KEYS = frozenset(("type", "colors", "cells"))
+BAD_COLOUR = f"Colours are {', '.join(COLOURS)}."
+
+# Every move of a game passes through the checks below: they raise where a condition fails
+# rather than call ``check``, whose message would be made (formatted, too) on every move.
 
 
 def _parse_place(action: Mapping[str, Any]) -> tuple[int, int, tuple[int, int], tuple[int, int]]:
-    """Colour indices and the two (q, r) cells of a placement, or IllegalAction (fast path)."""
+    """Colour indices and the two (q, r) cells of a placement, or IllegalAction."""
     colors = action.get("colors")
-    check(type(colors) is list and len(colors) == 2, "malformed", "'colors' must be two colour names.")
-    assert isinstance(colors, list)
+    if type(colors) is not list or len(colors) != 2:
+        raise IllegalAction("malformed", "'colors' must be two colour names.")
     a, b = colors
-    check(type(a) is str and type(b) is str, "malformed", "'colors' must be two colour names.")
+    if type(a) is not str or type(b) is not str:
+        raise IllegalAction("malformed", "'colors' must be two colour names.")
     c1 = COLOUR_INDEX.get(a, -1)
     c2 = COLOUR_INDEX.get(b, -1)
-    check(c1 >= 0 and c2 >= 0, "bad_colour", f"Colours are {', '.join(COLOURS)}.")
+    if c1 < 0 or c2 < 0:
+        raise IllegalAction("bad_colour", BAD_COLOUR)
     cells = action.get("cells")
-    check(type(cells) is list and len(cells) == 2, "malformed", "'cells' must be two [q, r] pairs.")
-    assert isinstance(cells, list)
+    if type(cells) is not list or len(cells) != 2:
+        raise IllegalAction("malformed", "'cells' must be two [q, r] pairs.")
     p, q = cells
-    check(
-        type(p) is list and type(q) is list and len(p) == 2 and len(q) == 2,
-        "malformed",
-        "'cells' must be two [q, r] pairs.",
-    )
-    check(
-        type(p[0]) is int and type(p[1]) is int and type(q[0]) is int and type(q[1]) is int,
-        "malformed",
-        "'cells' must be two [q, r] pairs of integers.",
-    )
-    return c1, c2, (p[0], p[1]), (q[0], q[1])
+    if type(p) is not list or type(q) is not list or len(p) != 2 or len(q) != 2:
+        raise IllegalAction("malformed", "'cells' must be two [q, r] pairs.")
+    (p0, p1), (q0, q1) = p, q
+    if type(p0) is not int or type(p1) is not int or type(q0) is not int or type(q1) is not int:
+        raise IllegalAction("malformed", "'cells' must be two [q, r] pairs of integers.")
+    return c1, c2, (p0, p1), (q0, q1)
 
 
 def apply_place(state: State, seat: int, action: Mapping[str, Any]) -> State:
     """A ``place`` action by the seat whose turn it is."""
-    check(state.phase == "place", "wrong_phase", "Answer the swap offer first.")
-    for key in action:
-        check(key in PLACE_KEYS, "malformed", "A placement has only 'colors' and 'cells'.")
+    if state.phase != "place":
+        raise IllegalAction("wrong_phase", "Answer the swap offer first.")
+    if not PLACE_KEYS.issuperset(action):
+        raise IllegalAction("malformed", "A placement has only 'colors' and 'cells'.")
     c1, c2, p1, p2 = _parse_place(action)
     geom = state.geometry
     x = geom.index.get(p1, -1)
     y = geom.index.get(p2, -1)
-    check(x >= 0 and y >= 0, "off_board", "Both cells must be on the board.")
-    check(y in geom.neighbours[x], "not_adjacent", "The two cells must be neighbours.")
-    check(not state.board[x] and not state.board[y], "occupied", "Both cells must be empty.")
+    if x < 0 or y < 0:
+        raise IllegalAction("off_board", "Both cells must be on the board.")
+    if y not in geom.neighbours[x]:
+        raise IllegalAction("not_adjacent", "The two cells must be neighbours.")
+    if state.board[x] or state.board[y]:
+        raise IllegalAction("occupied", "Both cells must be empty.")
     tile = tile_code(c1, c2)
-    check(tile in state.racks[seat], "not_in_rack", f"You have no {COLOURS[c1]}/{COLOURS[c2]} tile.")
+    if tile not in state.racks[seat]:
+        raise IllegalAction("not_in_rack", f"You have no {COLOURS[c1]}/{COLOURS[c2]} tile.")
     if not state.started[seat]:
         check(
             first_round_ok(state, x, y),

@@ -31,21 +31,36 @@ PIECES = {radius: Pieces(geom) for radius, geom in GEOMETRIES.items()}
 TILES = [tile_json(code) for code in range(len(COLOURS) ** 2)]  # a tile's code -> its colours
 
 
-def _turn_view(state: State) -> dict[str, Any]:
-    """The shared view's small values: those a move may change, each compared whole by
-    ``shared_view_ops``."""
+TURN_KEYS = (
+    "phase",
+    "to_act",
+    "over",
+    "rack_sizes",
+    "bag_count",
+    "turn",
+    "placements_left",
+    "bonus_pending",
+    "first_round",
+)
+
+
+def _turn_values(state: State) -> tuple[Any, ...]:
+    """The shared view's small values, by ``TURN_KEYS``: those a move may change, each
+    compared whole by ``shared_view_ops`` (a tuple: it is made twice a move, a dict would cost
+    more to make and to compare)."""
     over = state.phase == "over"
-    return {
-        "phase": state.phase,
-        "to_act": sorted(to_act(state)),
-        "over": over,
-        "rack_sizes": [len(r) for r in state.racks],
-        "bag_count": len(state.bag),
-        "turn": state.turn,
-        "placements_left": state.pending if state.phase == "place" else 0,
-        "bonus_pending": max(0, state.pending - 1) if state.phase == "place" else 0,
-        "first_round": (not over) and not state.started[state.turn],
-    }
+    placing = state.phase == "place"
+    return (
+        state.phase,
+        sorted(to_act(state)),
+        over,
+        [len(r) for r in state.racks],
+        len(state.bag),
+        state.turn,
+        state.pending if placing else 0,
+        max(0, state.pending - 1) if placing else 0,
+        (not over) and not state.started[state.turn],
+    )
 
 
 def shared_view(state: State) -> dict[str, Any]:
@@ -54,7 +69,7 @@ def shared_view(state: State) -> dict[str, Any]:
     cells, placed, tiles = pieces.cells, pieces.placed, pieces.tiles
     rules = VARIANT[state.variant]
     v: dict[str, Any] = {
-        **_turn_view(state),
+        **dict(zip(TURN_KEYS, _turn_values(state), strict=True)),
         "scores": scores(state),
         "variant": state.variant,
         "players": state.players,
@@ -99,13 +114,13 @@ def shared_view_ops(old: State, new: State) -> list[dict[str, Any]] | None:
     if new.events < old.events or first_new < first_old:
         return None
     ops: list[dict[str, Any]] = []
-    was, now = _turn_view(old), _turn_view(new)
-    for key, value in now.items():
-        if was[key] != value:
+    for key, was, value in zip(TURN_KEYS, _turn_values(old), _turn_values(new), strict=True):
+        if was != value:
             ops.append({"op": "replace", "path": f"/{key}", "value": value})
     if old.tracks != new.tracks:
         for seat in range(new.players):
-            a, b = old.tracks[old.track_index(seat)], new.tracks[new.track_index(seat)]
+            track = new.track_index(seat)  # the same in both: the variant is
+            a, b = old.tracks[track], new.tracks[track]
             if a != b:
                 ops += [
                     {"op": "replace", "path": f"/scores/{seat}/{colour}", "value": y}
