@@ -78,10 +78,18 @@ class LiveGame:
     recent: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=PUBLISHED_MOVES), repr=False)
     _bots: dict[int, str] = field(default_factory=dict, init=False, repr=False)  # see bot_seats
     _viewers: list[int | None] = field(default_factory=list, init=False, repr=False)  # every seat, and None
+    _over_of: Any = field(default=None, init=False, repr=False)  # the state ``_over`` was found for
+    _over: bool = field(default=False, init=False, repr=False)
 
     @property
     def over(self) -> bool:
-        return self.engine.outcome(self.state) is not None
+        """Whether the game has ended. Asked four times a move (the commit, the fan-out, the
+        bots' and timers' driver): the engine is asked once per state (states are never
+        changed, a move makes a new one)."""
+        state = self.state
+        if state is not self._over_of:
+            self._over_of, self._over = state, self.engine.outcome(state) is not None
+        return self._over
 
     def __post_init__(self) -> None:
         self._bots = _bots_of(self.seats)
