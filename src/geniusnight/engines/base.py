@@ -26,7 +26,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any, Protocol, TypeVar, runtime_checkable
+from typing import Any, Protocol, TypeGuard, TypeVar, runtime_checkable
 
 JSON = Any
 Action = dict[str, Any]
@@ -246,6 +246,27 @@ class Rng:
 
 
 # --- small shared helpers ---------------------------------------------------------------
+
+
+def is_int(x: object) -> TypeGuard[int]:
+    """An integer as JSON gives one: ``True`` and ``False`` are not seat numbers or counts.
+
+    >>> is_int(3), is_int(True), is_int(3.0), is_int(None)
+    (True, False, False, False)
+    """
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def to_act_ops(was: Iterable[int], now: Iterable[int]) -> list[dict[str, Any]]:
+    """The view operation on ``/to_act`` (every engine's shared view lists who is to act,
+    sorted) between two positions where ``was`` and then ``now`` are to act: none if the
+    same seats are.
+
+    >>> to_act_ops({2, 0}, {0, 2}), to_act_ops({0}, {2, 1})
+    ([], [{'op': 'replace', 'path': '/to_act', 'value': [1, 2]}])
+    """
+    acting = sorted(now)
+    return [] if sorted(was) == acting else [{"op": "replace", "path": "/to_act", "value": acting}]
 
 
 def seats_from(start: int, players: int) -> list[int]:

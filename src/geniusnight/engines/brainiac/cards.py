@@ -34,10 +34,6 @@ def rounds_for(players: int) -> int:
     return players * (3 if players == 3 else 2)
 
 
-def _is_int(x: object) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
-
-
 @lru_cache(maxsize=1)
 def _builtin() -> tuple[tuple[tuple[str, tuple[str, ...]], ...], ...]:
     return tuple(tuple((q["q"], tuple(q["a"])) for q in card) for card in packs.load_builtin_cards())

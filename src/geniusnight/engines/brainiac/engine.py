@@ -8,10 +8,10 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
-from ..base import BotSpec, GameInfo, IllegalAction, OptionSpec, Rng, check, require_type
+from ..base import BotSpec, GameInfo, IllegalAction, OptionSpec, Rng, check, is_int, require_type
 from . import packs, rules, view
 from .bots import choose
-from .cards import BRAINIAC, IDIOT, MAX_WHOAMI, OPTION_NAMES, State, _is_int, _validate_cards
+from .cards import BRAINIAC, IDIOT, MAX_WHOAMI, OPTION_NAMES, State, _validate_cards
 
 
 class BrainiacEngine:
@@ -87,7 +87,7 @@ class BrainiacEngine:
         check(not unknown, "bad_option", f"Unknown options {unknown}.")
         if players is not None:
             check(
-                _is_int(players) and 3 <= players <= 6,
+                is_int(players) and 3 <= players <= 6,
                 "bad_option",
                 "Brainiac or IDIOT! needs 3-6 players.",
             )
@@ -96,7 +96,7 @@ class BrainiacEngine:
         first = options.get("first_genius", 0)
         if first is None:
             first = 0
-        check(_is_int(first) and first >= 0, "bad_option", "Option 'first_genius' must be a seat number.")
+        check(is_int(first) and first >= 0, "bad_option", "Option 'first_genius' must be a seat number.")
         if players is not None:
             check(first < players, "bad_option", f"Option 'first_genius': there is no seat {first}.")
         raw_cards = options.get("cards")
@@ -189,7 +189,7 @@ class BrainiacEngine:
             rules.timeout(s)
             return s
         check(
-            _is_int(seat) and 0 <= seat < state["players"],  # type: ignore[operator]
+            is_int(seat) and 0 <= seat < state["players"],
             "not_your_turn",
             "Only a seated player can do that.",
         )

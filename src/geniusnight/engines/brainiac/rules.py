@@ -20,7 +20,7 @@ import marshal
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from ..base import IllegalAction, Rng, check, seats_from
+from ..base import IllegalAction, Rng, check, is_int, seats_from
 from .cards import (
     BRAINIAC,
     IDIOT,
@@ -28,7 +28,6 @@ from .cards import (
     MAX_TIE_ROUNDS,
     Card,
     State,
-    _is_int,
     card_count,
     card_questions,
     default_whoami,
@@ -229,7 +228,7 @@ def act(state: State, seat: int, kind: str, action: Mapping[str, Any]) -> State:
     if kind == "ask":
         check(set(action) == {"type", "index"}, "malformed", "'ask' needs exactly an 'index'.")
         index = action["index"]
-        check(_is_int(index) and 0 <= index < 4, "malformed", "'index' must be 0, 1, 2 or 3.")
+        check(is_int(index) and 0 <= index < 4, "malformed", "'index' must be 0, 1, 2 or 3.")
         check(
             not questions_asked(state, state["hand"][seat])[index],
             "already_asked",
@@ -276,7 +275,7 @@ def act(state: State, seat: int, kind: str, action: Mapping[str, Any]) -> State:
     check(set(action) == {"type", "target"}, "malformed", "'accuse' needs exactly a 'target'.")
     target = action["target"]
     if target is not None:
-        check(_is_int(target), "malformed", "'target' must be a seat number or null.")
+        check(is_int(target), "malformed", "'target' must be a seat number or null.")
         check(target != seat, "bad_target", "You can't accuse yourself.")
         check(
             target in accuse_targets(state, seat),

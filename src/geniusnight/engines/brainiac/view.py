@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
-from ..base import seats_from
-from .cards import IDIOT, State, _is_int, card_entries
+from ..base import is_int, seats_from, to_act_ops
+from .cards import IDIOT, State, card_entries
 from .rules import accuse_targets, outcome, questions_asked, to_act
 
 
@@ -85,10 +85,7 @@ def shared_view_ops(old: State, new: State) -> list[dict[str, Any]] | None:
     if not _one_phase(old, new):
         return None
     phase = new["phase"]
-    ops: list[dict[str, Any]] = []
-    acting = sorted(to_act(new))
-    if sorted(to_act(old)) != acting:
-        ops.append({"op": "replace", "path": "/to_act", "value": acting})
+    ops = to_act_ops(to_act(old), to_act(new))
     if phase == "answer":
         g, was, now = new["genius"], old["answers"], new["answers"]
         ops += [
@@ -212,7 +209,7 @@ def _one_phase(old: State, new: State) -> bool:
 
 def _player(state: State, seat: int | None) -> int | None:
     """``seat`` if it is a player's, else None (a spectator, or a seat the game lacks)."""
-    return seat if _is_int(seat) and 0 <= seat < state["players"] else None  # type: ignore[operator]
+    return seat if is_int(seat) and 0 <= seat < state["players"] else None
 
 
 def _accuse_targets(s: State, me: int) -> list[int]:

@@ -9,9 +9,20 @@ from collections.abc import Mapping
 from itertools import combinations, permutations
 from typing import Any
 
-from ..base import BotSpec, GameInfo, IllegalAction, OptionSpec, Rng, check, option_bool, option_seat, require_type
+from ..base import (
+    BotSpec,
+    GameInfo,
+    IllegalAction,
+    OptionSpec,
+    Rng,
+    check,
+    is_int,
+    option_bool,
+    option_seat,
+    require_type,
+)
 from . import bots, rules, view
-from .rules import HINTS, State, is_int, jcopy, next_state
+from .rules import HINTS, State, jcopy, next_state
 from .similarity import builtin_words
 
 OPTION_NAMES = ("mode", "words", "shuffle", "first_riddler")

@@ -69,10 +69,6 @@ CHANCES = {3: 3, 4: 2, 5: 1, 6: 1}
 COOP_CHANCES = 3
 
 
-def is_int(x: object) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
-
-
 def rounds_for(mode: str, players: int) -> int:
     return COOP_ROUNDS if mode == "coop" else players
 

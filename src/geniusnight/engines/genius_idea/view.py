@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import Any, TypeGuard
 
-from .rules import HINTS, State, is_int, may_pass, outcome, riddler_of, roles_for, to_act
+from ..base import is_int, to_act_ops
+from .rules import HINTS, State, may_pass, outcome, riddler_of, roles_for, to_act
 
 
 def shared_view(state: State) -> dict[str, Any]:
@@ -79,12 +80,6 @@ def _span(old: State, new: State) -> str | None:
     return None
 
 
-def _turn_ops(old: State, new: State) -> list[dict[str, Any]]:
-    """The operation on ``/to_act``, if who is to act changed."""
-    acting = sorted(to_act(new))
-    return [] if sorted(to_act(old)) == acting else [{"op": "replace", "path": "/to_act", "value": acting}]
-
-
 def shared_view_ops(old: State, new: State) -> list[dict[str, Any]] | None:
     """The JSON Patch operations that turn ``shared_view(old)`` into ``shared_view(new)`` for
     ``new`` a later position of the same game, or None (the server then diffs the two views).
@@ -105,7 +100,7 @@ def shared_view_ops(old: State, new: State) -> list[dict[str, Any]] | None:
     span = _span(old, new)
     if span is None:
         return None
-    ops = _turn_ops(old, new)
+    ops = to_act_ops(to_act(old), to_act(new))
     if span == "play":
         if old["phase"] != new["phase"]:
             ops.append({"op": "replace", "path": "/phase", "value": new["phase"]})
@@ -136,7 +131,7 @@ def shared_view_ops(old: State, new: State) -> list[dict[str, Any]] | None:
 
 def _plays(seat: int | None, state: State) -> TypeGuard[int]:
     """``seat`` is a player's (not a spectator's, nor a seat the game does not have)."""
-    return seat is not None and is_int(seat) and 0 <= seat < state["players"]
+    return is_int(seat) and 0 <= seat < state["players"]
 
 
 def seat_view(state: State, seat: int | None) -> dict[str, Any]:

@@ -7,7 +7,7 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
-from ..base import BotSpec, GameInfo, IllegalAction, OptionSpec, Rng, check, read_json_option, require_type
+from ..base import BotSpec, GameInfo, IllegalAction, OptionSpec, Rng, check, is_int, read_json_option, require_type
 from . import bots, rules, view
 from .geometry import COLOUR_INDEX, COLOURS, GEOMETRIES
 from .rules import (
@@ -17,7 +17,6 @@ from .rules import (
     count_empty_pairs,
     frozen,
     full_set,
-    is_int,
     legal_pairs,
     new_game,
     tile_code,

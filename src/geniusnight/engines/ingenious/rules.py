@@ -11,7 +11,7 @@ it is placed). The board is ``bytes`` indexed by cell id: 0 = empty, colour inde
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, TypeGuard
+from typing import Any
 
 from ..base import IllegalAction, Rng, check
 from .geometry import COLOUR_INDEX, COLOURS, GEOMETRIES, Geometry, radius_for
@@ -45,10 +45,6 @@ def full_set() -> list[int]:
 FULL_SET_COUNTS: dict[int, int] = {}
 for _t in full_set():
     FULL_SET_COUNTS[_t] = FULL_SET_COUNTS.get(_t, 0) + 1
-
-
-def is_int(x: object) -> TypeGuard[int]:
-    return isinstance(x, int) and not isinstance(x, bool)
 
 
 def tile_json(code: int) -> list[str]:

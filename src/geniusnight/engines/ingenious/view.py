@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from typing import Any, TypeGuard
 
+from ..base import is_int
 from .geometry import COLOURS, GEOMETRIES, Geometry
-from .rules import VARIANT, State, free_starts, is_int, outcome, scores, tile_json, to_act
+from .rules import VARIANT, State, free_starts, outcome, scores, tile_json, to_act
 
 
 class Pieces:
@@ -167,7 +168,7 @@ def shared_view_ops(old: State, new: State) -> list[dict[str, Any]] | None:
 
 def _plays(seat: int | None, state: State) -> TypeGuard[int]:
     """``seat`` is a player's (not a spectator's, nor a seat the game does not have)."""
-    return seat is not None and is_int(seat) and 0 <= seat < state.players
+    return is_int(seat) and 0 <= seat < state.players
 
 
 def seat_view(state: State, seat: int | None) -> dict[str, Any]:
