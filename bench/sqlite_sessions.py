@@ -26,7 +26,7 @@ from sqlalchemy import insert, select
 
 from geniusnight.cli import db_upgrade
 from geniusnight.db import Database, Game, GameSeat, Move, Room
-from geniusnight.server.play.games import INSERT_MOVES, PendingWrite, _game_update, write_moves
+from geniusnight.server.play.games import INSERT_MOVES, PendingWrite, game_row, game_update, write_moves
 
 BATCH = 4  # moves of as many games in one group commit (about what 1,000 moves/s gives)
 
@@ -71,7 +71,9 @@ async def run(reads: int, writes: int) -> None:
                 values = {"last_seq": seqs[g], "last_move_at": now, "deadline_at": now, "deadline_seq": seqs[g]}
                 action = {"type": "place", "cells": [[0, 1], [1, 1]], "tile": ["red", "blue"]}
                 move = {"game_id": g, "seq": seqs[g], "seat": 0, "member_id": 1, "action": action}
-                out.append(PendingWrite({**move, "ref": f"m{seqs[g]}", "created_at": now}, g, values, None, now))
+                out.append(
+                    PendingWrite({**move, "ref": f"m{seqs[g]}", "created_at": now}, g, game_row(g, values), None, now)
+                )
             return out
 
         async def driver_batches() -> None:
@@ -81,9 +83,7 @@ async def run(reads: int, writes: int) -> None:
         def core_write(items: list[PendingWrite]) -> Callable[[Any], None]:
             def write(conn: Any) -> None:
                 conn.execute(INSERT_MOVES, [w.move for w in items])
-                keys = tuple(sorted(items[0].game_values))
-                rows = [{"b_id": w.game_id, **{f"b_{k}": w.game_values[k] for k in keys}} for w in items]
-                conn.execute(_game_update(keys), rows)
+                conn.execute(game_update(tuple(items[0].game_row)), [w.game_row for w in items])
 
             return write
 

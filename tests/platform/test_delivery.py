@@ -357,7 +357,7 @@ async def test_a_batch_with_a_taken_seq_commits_the_other_moves_and_fails_only_t
     from sqlalchemy.exc import IntegrityError
 
     from geniusnight.db import Game, Move, Room
-    from geniusnight.server.play.games import GroupCommit, PendingWrite
+    from geniusnight.server.play.games import GroupCommit, PendingWrite, game_row
 
     db = Database(db_url)
     now = datetime.now(UTC)
@@ -379,7 +379,9 @@ async def test_a_batch_with_a_taken_seq_commits_the_other_moves_and_fails_only_t
             "ref": None,
             "created_at": now,
         }
-        return PendingWrite(move=move, game_id=game_id, game_values={"last_seq": 1}, room_id=None, now=now)
+        return PendingWrite(
+            move=move, game_id=game_id, game_row=game_row(game_id, {"last_seq": 1}), room_id=None, now=now
+        )
 
     writer = GroupCommit(db)
     try:

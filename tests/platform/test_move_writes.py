@@ -26,8 +26,9 @@ from geniusnight.server.play.games import (
     INSERT_MOVES,
     PendingWrite,
     _datetime_text,
-    _game_update,
     _quicker,
+    game_row,
+    game_update,
     write_moves,
 )
 
@@ -69,7 +70,7 @@ def _batch(game_id: int, room_id: str) -> list[PendingWrite]:
             "ref": None if last else f"m{seq}",
             "created_at": NOW + timedelta(seconds=seq),
         }
-        out.append(PendingWrite(move, game_id, values, room_id if last else None, NOW))
+        out.append(PendingWrite(move, game_id, game_row(game_id, values), room_id if last else None, NOW))
     return out
 
 
@@ -79,8 +80,7 @@ def _core_write(batch: list[PendingWrite]) -> Any:
     def write(conn: Any) -> None:
         for w in batch:
             conn.execute(INSERT_MOVES, [w.move])
-            keys = tuple(sorted(w.game_values))
-            conn.execute(_game_update(keys), [{"b_id": w.game_id, **{f"b_{k}": w.game_values[k] for k in keys}}])
+            conn.execute(game_update(tuple(w.game_row)), [w.game_row])
             if w.room_id is not None:
                 conn.execute(FINISH_ROOM, [{"b_room": w.room_id, "b_game": w.game_id, "b_now": w.now}])
 

@@ -242,6 +242,10 @@ def count_empty_pairs(geom: Geometry, board: bytes) -> int:
     return sum(1 for a, b in geom.pairs if not board[a] and not board[b])
 
 
+# by radius: the empty pairs of the board a game starts on, counted once, not at every deal
+START_FREE = {radius: count_empty_pairs(geom, geom.initial_board()) for radius, geom in GEOMETRIES.items()}
+
+
 def pairs_lost(geom: Geometry, board: bytes, x: int, y: int) -> int:
     """How many empty adjacent pairs covering ``x`` and ``y`` (both empty) removes."""
     lost = 1  # the pair x-y itself
@@ -603,7 +607,7 @@ def new_game(variant: str, players: int, bag: list[int], shuffle: bool, rng: Rng
     s.pairs = ()
     s.log = ()
     s.events = 0
-    s.free = count_empty_pairs(GEOMETRIES[radius], s.board)
+    s.free = START_FREE[radius]
     s.shuffle = shuffle
     s.rng = rng.state
     s.winners = None

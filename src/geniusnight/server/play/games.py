@@ -14,7 +14,7 @@ import logging
 import sqlite3
 import time
 from collections import OrderedDict, deque
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -562,14 +562,15 @@ class GameService:
         now = self.clock.now()
         result = live.engine.outcome(new_state)
         deadline_at, deadline_seq = self._next_deadline(live, new_state, seq, now) if result is None else (None, None)
-        values: dict[str, Any] = {
-            "last_seq": seq,
-            "last_move_at": now,
-            "deadline_at": deadline_at,
-            "deadline_seq": deadline_seq,
+        game_row: dict[str, Any] = {  # game_update's parameters (as game_row makes them), at once
+            "b_id": live.id,
+            "b_last_seq": seq,
+            "b_last_move_at": now,
+            "b_deadline_at": deadline_at,
+            "b_deadline_seq": deadline_seq,
         }
         if result is not None:
-            values.update(result=result, finished_at=now)
+            game_row.update(b_result=result, b_finished_at=now)
         write = PendingWrite(
             move={
                 "game_id": live.id,
@@ -581,7 +582,7 @@ class GameService:
                 "created_at": now,
             },
             game_id=live.id,
-            game_values=values,
+            game_row=game_row,
             room_id=live.room_id if result is not None else None,
             now=now,
         )
@@ -680,7 +681,7 @@ class PendingWrite:
 
     move: dict[str, Any]
     game_id: int
-    game_values: dict[str, Any]
+    game_row: dict[str, Any]  # the game's new values as ``game_update``'s parameters (see game_row)
     room_id: str | None  # set when the move ends the game: the room becomes "finished"
     now: datetime
     done: asyncio.Future[None] | None = None
@@ -696,11 +697,11 @@ def _write_moves(conn: Connection, batch: list[PendingWrite]) -> None:
     # many moves the batch holds; the statements are built once
     updates: dict[tuple[str, ...], list[dict[str, Any]]] = {}
     for w in batch:
-        keys = tuple(sorted(w.game_values))
-        updates.setdefault(keys, []).append({"b_id": w.game_id, **{f"b_{k}": w.game_values[k] for k in keys}})
+        row = w.game_row
+        updates.setdefault(tuple(row), []).append(row)
     _execute_many(conn, INSERT_MOVES, [w.move for w in batch])
     for keys, rows in updates.items():
-        _execute_many(conn, _game_update(keys), rows)
+        _execute_many(conn, game_update(keys), rows)
     finished = [{"b_room": w.room_id, "b_game": w.game_id, "b_now": w.now} for w in batch if w.room_id is not None]
     if finished:
         _execute_many(conn, FINISH_ROOM, finished)
@@ -816,11 +817,23 @@ FINISH_ROOM = (
 _GAME_UPDATES: dict[tuple[str, ...], Update] = {}
 
 
-def _game_update(keys: tuple[str, ...]) -> Update:
+def game_row(game_id: int, values: Mapping[str, Any]) -> dict[str, Any]:
+    """The parameters of ``game_update`` that set ``values`` (column -> value) on game
+    ``game_id``: ``b_id``, and each column's value under ``b_<column>`` (a bound parameter may
+    not take the name of a column the statement sets).
+
+    >>> game_row(7, {"last_seq": 3})
+    {'b_id': 7, 'b_last_seq': 3}
+    """
+    return {"b_id": game_id, **{f"b_{k}": v for k, v in values.items()}}
+
+
+def game_update(keys: tuple[str, ...]) -> Update:
+    """The update of a game's row for parameters of ``keys``, as ``game_row`` names them."""
     stmt = _GAME_UPDATES.get(keys)
     if stmt is None:
-        stmt = update(GAMES).where(GAMES.c.id == bindparam("b_id")).values({k: bindparam(f"b_{k}") for k in keys})
-        _GAME_UPDATES[keys] = stmt
+        columns: dict[str, Any] = {k.removeprefix("b_"): bindparam(k) for k in keys if k != "b_id"}
+        stmt = _GAME_UPDATES[keys] = update(GAMES).where(GAMES.c.id == bindparam("b_id")).values(columns)
     return stmt
 
 
