@@ -562,7 +562,7 @@ class GameService:
         now = self.clock.now()
         result = live.engine.outcome(new_state)
         deadline_at, deadline_seq = self._next_deadline(live, new_state, seq, now) if result is None else (None, None)
-        game_row: dict[str, Any] = {  # game_update's parameters (as game_row makes them), at once
+        row: dict[str, Any] = {  # game_update's parameters as game_row names them, made here at once
             "b_id": live.id,
             "b_last_seq": seq,
             "b_last_move_at": now,
@@ -570,7 +570,7 @@ class GameService:
             "b_deadline_seq": deadline_seq,
         }
         if result is not None:
-            game_row.update(b_result=result, b_finished_at=now)
+            row.update(b_result=result, b_finished_at=now)
         write = PendingWrite(
             move={
                 "game_id": live.id,
@@ -582,7 +582,7 @@ class GameService:
                 "created_at": now,
             },
             game_id=live.id,
-            game_row=game_row,
+            game_row=row,
             room_id=live.room_id if result is not None else None,
             now=now,
         )
