@@ -6,8 +6,10 @@ a move cannot be seen in it, nor in a few alternating pairs. Instructions are st
 server runs under ``valgrind --tool=callgrind`` with counting off, the load benchmark's
 clients play as usual (``--rooms`` rooms of four, real games, patch frames), and counting is
 on for exactly its timed window. The figure is the instructions the server executed in the
-window divided by the moves the clients saw acknowledged and delivered to all four in it;
-two runs of one build agree within about half a percent.
+window divided by the moves the clients saw acknowledged and delivered to all four in it.
+Each run plays other games (the server deals from random seeds): two runs of one build have
+agreed within about half a percent on Ingenious, but differed by 1.7 % on Brainiac, whose
+phases vary in cost. Compare a change smaller than that over several runs of each build.
 
     .venv/bin/python bench/instructions.py                      # the three games, 20 rooms
     .venv/bin/python bench/instructions.py --game ingenious --repeat 2
