@@ -257,6 +257,16 @@ def is_int(x: object) -> TypeGuard[int]:
     return isinstance(x, int) and not isinstance(x, bool)
 
 
+def is_seat(x: object, players: int) -> TypeGuard[int]:
+    """``x`` is a player's seat in a game of ``players``: not a spectator's None, nor a seat
+    the game does not have (nor ``True``, see ``is_int``).
+
+    >>> is_seat(2, 3), is_seat(3, 3), is_seat(None, 3), is_seat(True, 3)
+    (True, False, False, False)
+    """
+    return is_int(x) and 0 <= x < players
+
+
 def to_act_ops(was: Iterable[int], now: Iterable[int]) -> list[dict[str, Any]]:
     """The view operation on ``/to_act`` (every engine's shared view lists who is to act,
     sorted) between two positions where ``was`` and then ``now`` are to act: none if the

@@ -8,7 +8,7 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
-from ..base import BotSpec, GameInfo, IllegalAction, OptionSpec, Rng, check, is_int, require_type
+from ..base import BotSpec, GameInfo, IllegalAction, OptionSpec, Rng, check, is_int, is_seat, require_type
 from . import packs, rules, view
 from .bots import choose
 from .cards import BRAINIAC, IDIOT, MAX_WHOAMI, OPTION_NAMES, State, _validate_cards
@@ -188,11 +188,7 @@ class BrainiacEngine:
             s = rules.copy_state(state)
             rules.timeout(s)
             return s
-        check(
-            is_int(seat) and 0 <= seat < state["players"],
-            "not_your_turn",
-            "Only a seated player can do that.",
-        )
+        check(is_seat(seat, state["players"]), "not_your_turn", "Only a seated player can do that.")
         assert isinstance(seat, int)
         return rules.act(state, seat, kind, action)
 

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
-from ..base import is_int, seats_from, to_act_ops
+from ..base import is_seat, seats_from, to_act_ops
 from .cards import IDIOT, State, card_entries
 from .rules import accuse_targets, outcome, questions_asked, to_act
 
@@ -209,7 +209,7 @@ def _one_phase(old: State, new: State) -> bool:
 
 def _player(state: State, seat: int | None) -> int | None:
     """``seat`` if it is a player's, else None (a spectator, or a seat the game lacks)."""
-    return seat if is_int(seat) and 0 <= seat < state["players"] else None
+    return seat if is_seat(seat, state["players"]) else None
 
 
 def _accuse_targets(s: State, me: int) -> list[int]:

@@ -17,6 +17,7 @@ from ..base import (
     Rng,
     check,
     is_int,
+    is_seat,
     option_bool,
     option_seat,
     require_type,
@@ -231,7 +232,7 @@ class GeniusIdeaEngine:
         if seat is None:
             check(kind == "timeout", "not_your_turn", "Only a player can make that move.")
         else:
-            if not (is_int(seat) and 0 <= seat < state["players"]):  # (its message is made only then)
+            if not is_seat(seat, state["players"]):  # (its message is made only then)
                 raise IllegalAction("not_your_turn", f"There is no seat {seat!r}.")
             check(kind != "timeout", "system_only", "Only the system can time out a phase.")
         new = next_state(state)

@@ -8,9 +8,9 @@ lists and dicts instead of copying them.
 
 from __future__ import annotations
 
-from typing import Any, TypeGuard
+from typing import Any
 
-from ..base import is_int, to_act_ops
+from ..base import is_seat, to_act_ops
 from .rules import HINTS, State, may_pass, outcome, riddler_of, roles_for, to_act
 
 
@@ -129,14 +129,9 @@ def shared_view_ops(old: State, new: State) -> list[dict[str, Any]] | None:
     return ops
 
 
-def _plays(seat: int | None, state: State) -> TypeGuard[int]:
-    """``seat`` is a player's (not a spectator's, nor a seat the game does not have)."""
-    return is_int(seat) and 0 <= seat < state["players"]
-
-
 def seat_view(state: State, seat: int | None) -> dict[str, Any]:
     v: dict[str, Any] = {}
-    if not _plays(seat, state):
+    if not is_seat(seat, state["players"]):
         return v
     if state["phase"] == "prepare" and seat in state["preparing"]:
         v["hand"] = list(state["hands"][seat])
@@ -171,7 +166,7 @@ def seat_view_ops(old: State, new: State, seat: int | None) -> list[dict[str, An
         return None
     if span == "play":
         return []
-    if not _plays(seat, new) or new["phase"] != "prepare":
+    if not is_seat(seat, new["players"]) or new["phase"] != "prepare":
         return []
     ops: list[dict[str, Any]] = []
     if seat in old["preparing"] and seat not in new["preparing"]:

@@ -3,9 +3,9 @@ seat's own part (its rack, a swap offer). Views only read the state."""
 
 from __future__ import annotations
 
-from typing import Any, TypeGuard
+from typing import Any
 
-from ..base import is_int
+from ..base import is_seat
 from .geometry import COLOURS, GEOMETRIES, Geometry
 from .rules import VARIANT, State, free_starts, outcome, scores, tile_json, to_act
 
@@ -166,14 +166,9 @@ def shared_view_ops(old: State, new: State) -> list[dict[str, Any]] | None:
     return ops
 
 
-def _plays(seat: int | None, state: State) -> TypeGuard[int]:
-    """``seat`` is a player's (not a spectator's, nor a seat the game does not have)."""
-    return is_int(seat) and 0 <= seat < state.players
-
-
 def seat_view(state: State, seat: int | None) -> dict[str, Any]:
     v: dict[str, Any] = {}
-    if _plays(seat, state):
+    if is_seat(seat, state.players):
         v["rack"] = [TILES[t] for t in state.racks[seat]]
         if state.phase == "swap" and seat == state.turn:
             v["swap_offer"] = True
@@ -197,7 +192,7 @@ def seat_view_ops(old: State, new: State, seat: int | None) -> list[dict[str, An
     """
     if (old.variant, old.players, old.radius) != (new.variant, new.players, new.radius):
         return None
-    if not _plays(seat, new):
+    if not is_seat(seat, new.players):
         return []  # a spectator's own part is empty in both
     ops = _rack_ops(old.racks[seat], new.racks[seat])
     offered, offers = (
