@@ -53,6 +53,7 @@ def main() -> int:
         "4",
     )
     run("Views: view, view + JSON, deep-copied baseline, per game", PY, "bench/views.py")
+    run("Moves: one move's apply, per game", PY, "bench/moves.py", "--games", "20" if quick else "60")
     starts = ["bench/starts.py", "--rooms", "50" if quick else "200"]
     run("Game starts: the server's CPU per start and per room read", PY, *starts)
     run("SQLite: sessions, the move writer, group commits (driver beside Core)", PY, "bench/sqlite_sessions.py")

@@ -4,7 +4,8 @@ it is, the moves, scoring and the timeouts.
 The state is a plain JSON-safe dict (see :func:`new_game` for its keys). Custom question
 cards live in it under ``"cards"``; with the built-in bank ``"cards"`` is None and the bank is
 read from the package data, so states stay small. A move copies everything but the cards and
-the finished rounds (which are never changed) and then changes the copy.
+the finished rounds (which are never changed) and then changes the copy; a move within a
+phase (a trade decision, an answer, an accusation, a ready) copies only the list it changes.
 
 Phases: ``trade`` (simultaneous: everyone keeps or trades their first card), then per round
 ``ask`` (the Genius) -> ``answer`` (simultaneous, hidden) -> ``judge`` (the Genius confirms
@@ -213,16 +214,17 @@ def act(state: State, seat: int, kind: str, action: Mapping[str, Any]) -> State:
     if kind in ("trade", "keep"):
         if set(action) != {"type"}:
             raise IllegalAction("malformed", f"'{kind}' has no other fields.")
-        s = copy_state(state)
-        s["trade"][seat] = kind
+        s = _with_item(state, "trade", seat, kind)
         if all(t is not None for t in s["trade"]):
+            s = copy_state(s)
             _resolve_trades(s)
         return s
     if kind == "ready":
         check(set(action) == {"type"}, "malformed", "'ready' has no other fields.")
-        s = copy_state(state)
-        s["ready"].append(seat)
+        s = state.copy()
+        s["ready"] = [*state["ready"], seat]
         if not to_act(s):
+            s = copy_state(s)
             _start_round(s)
         return s
     if kind == "ask":
@@ -248,9 +250,9 @@ def act(state: State, seat: int, kind: str, action: Mapping[str, Any]) -> State:
             "answer_too_long",
             f"An answer is at most {MAX_ANSWER_CHARS} characters.",
         )
-        s = copy_state(state)
-        s["answers"][seat] = text
+        s = _with_item(state, "answers", seat, text)
         if all(s["answers"][p] is not None for p in range(s["players"]) if p != s["genius"]):
+            s = copy_state(s)
             _all_answered(s)
         return s
     if kind == "judge":
@@ -282,8 +284,23 @@ def act(state: State, seat: int, kind: str, action: Mapping[str, Any]) -> State:
             "bad_target",
             "You can only accuse a player whose answer was wrong.",
         )
-    s = copy_state(state)
-    _accuse(s, seat, target)
+    s = state.copy()
+    s["accusations"] = [*state["accusations"], {"by": seat, "target": target, "auto": False}]
+    s["accuse_pos"] += 1
+    if s["accuse_pos"] < s["players"] and accuse_targets(s, s["accuse_order"][s["accuse_pos"]]):
+        return s  # the next accuser has someone to accuse: the phase goes on
+    s = copy_state(s)
+    _skip_accusers(s)
+    return s
+
+
+def _with_item(state: State, key: str, index: int, value: Any) -> State:
+    """``state`` with ``state[key][index]`` set to ``value``, as a new state sharing every
+    other value: all that a move within a phase changes (a trade decision, an answer). A
+    move that ends a phase copies the new state again (``copy_state``) before changing more."""
+    s = state.copy()
+    items = s[key] = list(state[key])
+    items[index] = value
     return s
 
 
@@ -496,9 +513,10 @@ def _score(s: State) -> None:
             "overrides": list(s["overrides"]),
             "verdicts": list(s["verdicts"]),
             "identities": list(s["identity"]),
-            "accusations": copy.deepcopy(s["accusations"]),
+            # no move changes an accusation or a score item once made: the record shares them
+            "accusations": list(s["accusations"]),
             "changes": changes,
-            "items": copy.deepcopy(items),
+            "items": [list(seat_items) for seat_items in items],
             "scores": list(s["scores"]),
         }
     )

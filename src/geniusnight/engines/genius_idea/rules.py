@@ -33,31 +33,40 @@ def jcopy(value: Any) -> Any:
     return marshal.loads(marshal.dumps(value))
 
 
-# lists whose items a move replaces or adds, never changes in place: numbers and card names,
-# the finished rounds of ``history``, each seat's hand and prepared riddle (a move gives a seat
-# a new hand or riddle, or None; it never edits one)
-SHALLOW_LISTS = frozenset(
-    {"supply", "discards", "preparing", "ready", "scores", "winners", "history", "hands", "riddles"}
-)
+# Values no move changes in place: a move that changes one sets a new value in its state
+# (``state["supply"] = state["supply"][5:]``, never ``del state["supply"][:5]``), so states
+# share them. The card piles are a state's largest values, and most moves leave them be.
+SHARED = frozenset({"supply", "discards", "history", "hands"})
+# lists whose items a move replaces or adds, never changes in place: numbers, and each seat's
+# prepared riddle (a move gives a seat a new riddle, or None; it never edits one)
+SHALLOW_LISTS = frozenset({"preparing", "ready", "scores", "winners", "riddles"})
 
 
 def next_state(state: State) -> State:
-    """The copy of ``state`` a move works on (the given state is never changed): the lists
-    whose items are never changed in place are copied one level deep, and so is the live
-    round ``cur`` (a move adds to its lists, or sets its numbers and lists anew, but never
-    changes a guess once made), so states share the items; anything else is copied deeply.
-    A deep copy of those was a third of a move's ``apply``."""
+    """The copy of ``state`` a move works on (the given state is never changed): what no
+    move changes in place (``SHARED``) is shared, the lists whose items are never changed in
+    place are copied one level deep, and so is the live round ``cur`` (a move adds to its
+    lists, or sets its numbers and lists anew, but never changes a guess once made), so
+    states share the items; anything else is copied deeply. Copying was half of a move's
+    ``apply``."""
     new = dict(state)
     for key, value in state.items():
-        if value is None or not isinstance(value, list | dict):
+        kind = type(value)
+        if (kind is not list and kind is not dict) or key in SHARED:
             continue
         if key in SHALLOW_LISTS:
             new[key] = list(value)
-        elif key == "cur" and isinstance(value, dict):
-            new[key] = {k: list(v) if isinstance(v, list) else v for k, v in value.items()}
+        elif key == "cur" and kind is dict:
+            new[key] = {k: list(v) if type(v) is list else v for k, v in value.items()}
         else:
             new[key] = jcopy(value)
     return new
+
+
+def _give_hand(state: State, seat: int, hand: list[str]) -> None:
+    """``seat`` holds ``hand`` now (``hands`` is shared between states: see ``SHARED``)."""
+    hands = state["hands"] = list(state["hands"])
+    hands[seat] = hand
 
 
 HAND_SIZE = 10
@@ -244,8 +253,8 @@ def prepare(state: State, seat: int, answer: str, hints: list[str]) -> None:
     check(answer not in hints, "bad_riddle", "The answer can't also be a hint.")
     state["riddles"][seat] = {"answer": answer, "hints": list(hints)}
     used = {answer, *hints}
-    state["discards"].extend(c for c in hand if c not in used)
-    state["hands"][seat] = []
+    state["discards"] = [*state["discards"], *(c for c in hand if c not in used)]
+    _give_hand(state, seat, [])
     state["preparing"].remove(seat)
     if not state["preparing"]:
         start_round(state)
@@ -257,7 +266,7 @@ def start_round(state: State) -> None:
     riddler = riddler_of(state, r)
     if state["riddles"][riddler] is None:
         # Co-op: this player is about to be Riddler a second time: 10 fresh cards first.
-        state["hands"][riddler] = state["supply"][:HAND_SIZE]
+        _give_hand(state, riddler, state["supply"][:HAND_SIZE])
         state["supply"] = state["supply"][HAND_SIZE:]
         state["preparing"] = [riddler]
         state["phase"] = "prepare"
@@ -405,7 +414,8 @@ def end_round(state: State, solver: int | None, points: int) -> None:
         gained[solver] += points
     if cur["disruptor"] is not None:
         gained[cur["disruptor"]] += cur["disruptor_points"]
-    state["history"].append(
+    state["history"] = [
+        *state["history"],
         {
             "round": state["round"] + 1,
             "riddler": cur["riddler"],
@@ -418,10 +428,9 @@ def end_round(state: State, solver: int | None, points: int) -> None:
             "guesses": jcopy(cur["guesses"]),
             "solved_by": solver,
             "points": gained,
-        }
-    )
-    state["discards"].extend(cur["public"])
-    state["discards"].extend(cur["hints"])
+        },
+    ]
+    state["discards"] = [*state["discards"], *cur["public"], *cur["hints"]]
     state["cur"] = None
     if state["round"] + 1 >= state["rounds_total"]:
         state["round"] += 1
