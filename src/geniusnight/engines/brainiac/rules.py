@@ -185,9 +185,12 @@ def _deep_copy(value: Any) -> Any:
         return copy.deepcopy(value)
 
 
+NOT_ASKED = (False, False, False, False)  # the marks of a card none of whose questions was asked
+
+
 def questions_asked(state: State, card: int) -> list[bool]:
     """Which of trivia card ``card``'s four questions have been asked (a fresh list)."""
-    return list(state["asked"].get(str(card), [False] * 4))
+    return list(state["asked"].get(str(card), NOT_ASKED))
 
 
 # --- moves -----------------------------------------------------------------------------

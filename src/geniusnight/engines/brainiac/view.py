@@ -14,7 +14,7 @@ from typing import Any
 
 from ..base import is_seat, seats_from, to_act_ops
 from .cards import IDIOT, State, card_entries
-from .rules import accuse_targets, outcome, questions_asked, to_act
+from .rules import NOT_ASKED, accuse_targets, outcome, to_act
 
 
 def shared_view(state: State) -> dict[str, Any]:
@@ -45,10 +45,13 @@ def shared_view(state: State) -> dict[str, Any]:
         "traded": None if phase == "trade" else [t == "trade" for t in s["trade"]],
     }
     if in_round:
-        v["readout_order"] = seats_from(g + 1, n)[: n - 1]
-        v["accuse_order"] = seats_from(g, n)
-        v["revealed"] = [s["identity"][p] if s["revealed"][p] else None for p in range(n)]
-        v["answered"] = [p != g and s["answers"][p] is not None for p in range(n)]
+        order = seats_from(g, n)
+        v["readout_order"] = order[1:]
+        v["accuse_order"] = order
+        v["revealed"] = [who if shown else None for who, shown in zip(s["identity"], s["revealed"], strict=True)]
+        answered = [a is not None for a in s["answers"]]
+        answered[g] = False
+        v["answered"] = answered
         v["answers"] = list(s["answers"]) if phase in ("judge", "accuse") else None
         v["accusations"] = [{"by": a["by"], "target": a["target"]} for a in s["accusations"]]
         v["accuser"] = s["accuse_order"][s["accuse_pos"]] if phase == "accuse" else None
@@ -116,7 +119,7 @@ def seat_view(state: State, seat: int | None) -> dict[str, Any]:
     v: dict[str, Any] = {"seat": me}
     if me is not None:
         hand = s["hand"][me]
-        asked = tuple(questions_asked(s, hand))
+        asked = tuple(s["asked"].get(str(hand), NOT_ASKED))  # (questions_asked, without its copy)
         if s["cards"] is None:
             v["card"] = _builtin_card(hand, asked, is_genius)
         else:
