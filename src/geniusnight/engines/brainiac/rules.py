@@ -288,8 +288,7 @@ def act(state: State, seat: int, kind: str, action: Mapping[str, Any]) -> State:
             "You can only accuse a player whose answer was wrong.",
         )
     s = state.copy()
-    s["accusations"] = [*state["accusations"], {"by": seat, "target": target, "auto": False}]
-    s["accuse_pos"] += 1
+    _record_accusation(s, seat, target)
     if s["accuse_pos"] < s["players"] and accuse_targets(s, s["accuse_order"][s["accuse_pos"]]):
         return s  # the next accuser has someone to accuse: the phase goes on
     s = copy_state(s)
@@ -465,9 +464,15 @@ def _skip_accusers(s: State) -> None:
 
 
 def _accuse(s: State, seat: int, target: int | None) -> None:
-    s["accusations"].append({"by": seat, "target": target, "auto": False})
-    s["accuse_pos"] += 1
+    _record_accusation(s, seat, target)
     _skip_accusers(s)
+
+
+def _record_accusation(s: State, seat: int, target: int | None) -> None:
+    """``seat`` accuses ``target`` (None: passes), and the turn to accuse moves on. The
+    accusations are set as a new list: ``s`` may share the old one with the state before."""
+    s["accusations"] = [*s["accusations"], {"by": seat, "target": target, "auto": False}]
+    s["accuse_pos"] += 1
 
 
 def _score(s: State) -> None:
