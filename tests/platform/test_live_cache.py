@@ -1,5 +1,6 @@
-"""The live-game cache is bounded: finished and idle games leave it, the least recently used
-go first when it is full, and a game that left comes back from its log unchanged."""
+"""The live-game cache is bounded: finished and idle games leave it, a finished one as soon as
+its room's rematch starts, the least recently used go first when it is full, and a game that
+left comes back from its log unchanged."""
 
 from __future__ import annotations
 
@@ -42,6 +43,32 @@ async def test_a_finished_game_leaves_sooner_than_a_running_one(app: Any, client
     later = time.monotonic() + 10
     games.prune(later)
     assert finished not in games.live and running in games.live
+
+
+async def test_a_rematch_retires_the_rooms_finished_game_from_the_cache(app: Any, client: httpx.AsyncClient) -> None:
+    """The room's sockets follow the new game; the finished one would only wait out its
+    ``finished_seconds`` in memory. Read again, it comes back from its log as it ended."""
+    games = service(app)
+    other = await start_game(client, target=5)  # another room's finished game stays
+    for seat in (0, 1, 0):
+        assert (await games.submit(other, seat, {"type": "add", "n": 2})).ok
+    body = {"game": "count21", "name": "Ada", "options": {"target": 5}}
+    host = (await client.post("/api/rooms", json=body)).json()
+    client.cookies.clear()
+    await client.post(f"/api/join/{host['invite_url'].rsplit('/', 1)[1]}", json={"name": "Grace"})
+    client.cookies.clear()
+    auth = {"Authorization": f"Bearer {host['token']}"}
+    first = (await client.post(f"/api/rooms/{host['room_id']}/start", headers=auth)).json()["game_id"]
+    for seat in (0, 1, 0):
+        assert (await games.submit(first, seat, {"type": "add", "n": 2})).ok
+    ended = await games.get(first)
+    assert ended.over
+    rematch = await client.post(f"/api/rooms/{host['room_id']}/rematch", headers=auth)
+    assert rematch.status_code == 200
+    second = rematch.json()["game_id"]
+    assert first not in games.live and second in games.live and other in games.live
+    back = await games.get(first)
+    assert back is not ended and back.over and back.seq == ended.seq and back.view(0) == ended.view(0)
 
 
 async def test_a_full_cache_drops_the_least_recently_used_game(app: Any, client: httpx.AsyncClient) -> None:

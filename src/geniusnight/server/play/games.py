@@ -305,6 +305,20 @@ class GameService:
             del self.live[game_id]
         return len(gone)
 
+    def retire(self, room_id: str) -> None:
+        """The room starts its next game: its last one, over, leaves the cache now rather than
+        ``finished_seconds`` later (the room's sockets follow the new game, and a late read of
+        the old one loads it from its log). On a busy server, finished games waiting out
+        those seconds held two fifths of the memory and most of what the collector's
+        middle-generation collections walked (docs/benchmarks.md, "Finished games leave the
+        cache at the rematch")."""
+        # the room's last game was used a moment ago: it is found among the newest
+        for live in reversed(self.live.values()):
+            if live.room_id == room_id:
+                if live.over and not live.submitting:
+                    del self.live[live.id]
+                return
+
     async def _load(self, game_id: int) -> LiveGame:
         async with self.db.sessions() as s:
             game = await s.get(Game, game_id)

@@ -326,6 +326,8 @@ class RoomUseCases:
                 continue
         else:
             raise seats_busy()
+        if rematch:
+            services.games.retire(room_id)
         live = services.games.adopt(game)
         await services.games.start_clock(live)
         await services.publish_started(live, snap)  # each connection: its seat, the room, the first state
