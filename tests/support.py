@@ -136,15 +136,21 @@ class FakeClock:
                 wake.set_result(None)
 
 
-async def start_game(client: httpx.AsyncClient, target: int = 21) -> int:
-    """Two people (no bots, so nothing moves by itself); returns the game's id."""
+async def seated_room(client: httpx.AsyncClient, target: int = 21) -> tuple[str, dict[str, str]]:
+    """A room of the toy game with two people seated (no bots, so nothing moves by itself):
+    its id, and the host's authorization header."""
     body = {"game": "count21", "name": "Ada", "options": {"target": target}}
     host = (await client.post("/api/rooms", json=body)).json()
     client.cookies.clear()
     await client.post(f"/api/join/{host['invite_url'].rsplit('/', 1)[1]}", json={"name": "Grace"})
     client.cookies.clear()
-    auth = {"Authorization": f"Bearer {host['token']}"}
-    return int((await client.post(f"/api/rooms/{host['room_id']}/start", headers=auth)).json()["game_id"])
+    return host["room_id"], {"Authorization": f"Bearer {host['token']}"}
+
+
+async def start_game(client: httpx.AsyncClient, target: int = 21) -> int:
+    """Two people (no bots, so nothing moves by itself); returns the game's id."""
+    room_id, auth = await seated_room(client, target)
+    return int((await client.post(f"/api/rooms/{room_id}/start", headers=auth)).json()["game_id"])
 
 
 async def until(check: Callable[[], Any], seconds: float = 3.0) -> None:

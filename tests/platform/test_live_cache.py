@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 
 from geniusnight.server.play.games import CacheLimits, GameService
-from support import start_game
+from support import seated_room, start_game
 
 
 def service(app: Any) -> GameService:
@@ -52,18 +52,13 @@ async def test_a_rematch_retires_the_rooms_finished_game_from_the_cache(app: Any
     other = await start_game(client, target=5)  # another room's finished game stays
     for seat in (0, 1, 0):
         assert (await games.submit(other, seat, {"type": "add", "n": 2})).ok
-    body = {"game": "count21", "name": "Ada", "options": {"target": 5}}
-    host = (await client.post("/api/rooms", json=body)).json()
-    client.cookies.clear()
-    await client.post(f"/api/join/{host['invite_url'].rsplit('/', 1)[1]}", json={"name": "Grace"})
-    client.cookies.clear()
-    auth = {"Authorization": f"Bearer {host['token']}"}
-    first = (await client.post(f"/api/rooms/{host['room_id']}/start", headers=auth)).json()["game_id"]
+    room_id, auth = await seated_room(client, target=5)
+    first = (await client.post(f"/api/rooms/{room_id}/start", headers=auth)).json()["game_id"]
     for seat in (0, 1, 0):
         assert (await games.submit(first, seat, {"type": "add", "n": 2})).ok
     ended = await games.get(first)
     assert ended.over
-    rematch = await client.post(f"/api/rooms/{host['room_id']}/rematch", headers=auth)
+    rematch = await client.post(f"/api/rooms/{room_id}/rematch", headers=auth)
     assert rematch.status_code == 200
     second = rematch.json()["game_id"]
     assert first not in games.live and second in games.live and other in games.live
