@@ -289,8 +289,8 @@ def act(state: State, seat: int, kind: str, action: Mapping[str, Any]) -> State:
         )
     s = state.copy()
     _record_accusation(s, seat, target)
-    if s["accuse_pos"] < s["players"] and accuse_targets(s, s["accuse_order"][s["accuse_pos"]]):
-        return s  # the next accuser has someone to accuse: the phase goes on
+    if _accuser_waits(s):
+        return s  # the phase goes on
     s = copy_state(s)
     _skip_accusers(s)
     return s
@@ -452,15 +452,22 @@ def _judge(s: State, overrides: dict[int, bool]) -> None:
     _skip_accusers(s)
 
 
+def _accuser_waits(s: State) -> bool:
+    """Whether the seat whose turn it is to accuse has someone to accuse: the phase then
+    waits for its move."""
+    pos = s["accuse_pos"]
+    return pos < s["players"] and bool(accuse_targets(s, s["accuse_order"][pos]))
+
+
 def _skip_accusers(s: State) -> None:
-    # an accuser with nobody to accuse passes without being asked
-    while s["accuse_pos"] < s["players"]:
-        seat = s["accuse_order"][s["accuse_pos"]]
-        if accuse_targets(s, seat):
+    # an accuser with nobody to accuse passes without being asked; after the last, the round
+    # is scored
+    while not _accuser_waits(s):
+        if s["accuse_pos"] >= s["players"]:
+            _score(s)
             return
-        s["accusations"].append({"by": seat, "target": None, "auto": True})
+        s["accusations"].append({"by": s["accuse_order"][s["accuse_pos"]], "target": None, "auto": True})
         s["accuse_pos"] += 1
-    _score(s)
 
 
 def _accuse(s: State, seat: int, target: int | None) -> None:
