@@ -183,22 +183,40 @@ export function legalTargets(view, firstRound) {
   return partners;
 }
 
+// One symbol's scoring: the colour's value after `points`, stopping at the next threshold
+// above it (18, then 36 on the double track), and whether that earned a bonus.
+export function oneScoring(view, value, points) {
+  const stop = view.bonus_at.find((t) => value < t) ?? view.cap;
+  const after = Math.min(stop, value + points);
+  return [after, value < stop && stop <= after ? 1 : 0];
+}
+
+// A placement's gains as the engine scores them: symbol by symbol; a tile showing one colour
+// twice scores it twice in a row, in the order that leaves the colour highest.
 export function previewGain(view, seat, colours, cells) {
   const board = boardMap(view);
   const R = view.radius;
   const track = view.scores[seat];
+  const gains = cells.map(([q, r], i) => hexGain(board, R, q, r, colours[i]));
   const raw = {};
-  colours.forEach((c, i) => {
-    raw[c] = (raw[c] || 0) + hexGain(board, R, cells[i][0], cells[i][1], c);
-  });
+  colours.forEach((c, i) => { raw[c] = (raw[c] || 0) + gains[i]; });
   const gained = {};
   let bonus = 0;
-  for (const [c, g] of Object.entries(raw)) {
-    // one scoring stops at the next threshold (18, then 36 on the double track)
-    const stop = view.bonus_at.find((t) => track[c] < t) ?? view.cap;
-    const after = Math.min(stop, track[c] + g);
+  const settle = (c, after, earned) => {
     if (after > track[c]) gained[c] = after - track[c];
-    if (track[c] < stop && stop <= after) bonus += 1;
+    bonus += earned;
+  };
+  if (colours[0] === colours[1]) {
+    const c = colours[0];
+    let best = [track[c], 0];
+    for (const [a, b] of [[gains[0], gains[1]], [gains[1], gains[0]]]) {
+      const [mid, b1] = oneScoring(view, track[c], a);
+      const [end, b2] = oneScoring(view, mid, b);
+      if (end > best[0] || (end === best[0] && b1 + b2 > best[1])) best = [end, b1 + b2];
+    }
+    settle(c, best[0], best[1]);
+  } else {
+    colours.forEach((c, i) => settle(c, ...oneScoring(view, track[c], gains[i])));
   }
   return { raw, gained, bonus };
 }

@@ -96,12 +96,12 @@ COLOURS = ("red", "green", "blue", "orange", "yellow", "purple")
 DIRS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
 
 
-def reference_gain(view: dict[str, Any], colours: list[str], cells: list[list[int]]) -> dict[str, int]:
+def reference_hex_gains(view: dict[str, Any], colours: list[str], cells: list[list[int]]) -> list[int]:
     """The rules page's scoring, written again: each placed hex scores, in its colour, the
     unbroken run of same-coloured hexes beyond it along each of its 5 outward lines."""
     board = {(q, r): c for q, r, c in view["board"]}
     radius = view["radius"]
-    raw: dict[str, int] = {}
+    gains = [0, 0]
     for i in (0, 1):
         (q, r), colour, partner = cells[i], colours[i], tuple(cells[1 - i])
         for dq, dr in DIRS:
@@ -109,8 +109,17 @@ def reference_gain(view: dict[str, Any], colours: list[str], cells: list[list[in
             if (x, y) == partner:
                 continue
             while max(abs(x), abs(y), abs(x + y)) <= radius and board.get((x, y)) == colour:
-                raw[colour] = raw.get(colour, 0) + 1
+                gains[i] += 1
                 x, y = x + dq, y + dr
+    return gains
+
+
+def reference_gain(view: dict[str, Any], colours: list[str], cells: list[list[int]]) -> dict[str, int]:
+    """The placement's raw points by colour."""
+    raw: dict[str, int] = {}
+    for colour, gain in zip(colours, reference_hex_gains(view, colours, cells), strict=True):
+        if gain:
+            raw[colour] = raw.get(colour, 0) + gain
     return raw
 
 
@@ -119,6 +128,19 @@ def reference_track(old: int, raw: int, thresholds: list[int], cap: int) -> tupl
     stop = next((t for t in thresholds if old < t), cap)
     new = min(old + raw, stop)
     return new, int(old < stop <= new)
+
+
+def reference_symbols(old: int, gains: list[int], thresholds: list[int], cap: int) -> tuple[int, int]:
+    """A colour's symbols scored one after the other (each one scoring), in the order that
+    leaves the colour highest; the value and the bonuses."""
+    best = (old, 0)
+    for order in (gains, gains[::-1]):
+        value, bonuses = old, 0
+        for gain in order:
+            value, bonus = reference_track(value, gain, thresholds, cap)
+            bonuses += bonus
+        best = max(best, (value, bonuses))
+    return best
 
 
 class IngeniousCase(Case):
@@ -134,12 +156,13 @@ class IngeniousCase(Case):
         if refused is not None or action.get("type") != "place":
             return 0
         mover = before["to_act"][0]
-        raw = reference_gain(before, action["colors"], action["cells"])
+        gains = reference_hex_gains(before, action["colors"], action["cells"])
         bonuses = 0
         for colour in COLOURS:
             old = before["scores"][mover][colour]
-            new, bonus = reference_track(old, raw.get(colour, 0), before["bonus_at"], before["cap"])
-            self.check(step["scores"][mover][colour] == new, f"{colour}: {old} + {raw} should give {new}")
+            mine = [g for c, g in zip(action["colors"], gains, strict=True) if c == colour]
+            new, bonus = reference_symbols(old, mine, before["bonus_at"], before["cap"])
+            self.check(step["scores"][mover][colour] == new, f"{colour}: {old} + {mine} should give {new}")
             bonuses += bonus
         after = self.view
         still = left - 1 + bonuses  # placements this seat still has this turn
@@ -226,7 +249,11 @@ def gain_of(case: IngeniousCase, action: Action) -> dict[str, int]:
 
 
 def reaching(case: IngeniousCase, action: Action, threshold: int, exact: bool | None = None) -> list[str]:
-    """Colours this placement brings to ``threshold`` from below (exact: with no excess)."""
+    """Colours this placement brings to ``threshold`` from below (exact: with no excess), for a
+    tile of two colours (a tile showing one colour twice scores it twice: see
+    :func:`double_tile_passing_18`)."""
+    if action["type"] != "place" or action["colors"][0] == action["colors"][1]:
+        return []
     view = case.view
     track = view["scores"][view["to_act"][0]]
     out = []
@@ -236,6 +263,17 @@ def reaching(case: IngeniousCase, action: Action, threshold: int, exact: bool | 
         if old < threshold <= old + g and (exact is None or exact == exactly) and (threshold == 18 or old >= 18):
             out.append(colour)
     return out
+
+
+def double_tile_passing_18(case: IngeniousCase, action: Action) -> bool:
+    """A tile showing one colour twice whose first symbol stops at 18 and whose second moves on."""
+    if action["type"] != "place" or action["colors"][0] != action["colors"][1]:
+        return False
+    view = case.view
+    old = view["scores"][view["to_act"][0]][action["colors"][0]]
+    gains = reference_hex_gains(view, action["colors"], action["cells"])
+    value, _ = reference_symbols(old, gains, view["bonus_at"], view["cap"])
+    return old < 18 < value
 
 
 def bonus_placement(case: IngeniousCase) -> bool:
@@ -480,6 +518,12 @@ def ingenious_cases() -> list[Case]:
                     case.view["scores"][case.view["to_act"][0]][col] == 18 and g > 0
                     for col, g in gain_of(case, action).items()
                 ),
+            ),
+            (
+                "double-track-double-tile-scores-symbol-by-symbol",
+                "a tile showing one colour twice scores it symbol by symbol: the first symbol stops at 18 "
+                "with the extra placement, and the second moves the colour on along the second board",
+                double_tile_passing_18,
             ),
             (
                 "double-track-reaching-36",

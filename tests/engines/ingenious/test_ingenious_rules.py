@@ -6,14 +6,22 @@ import pytest
 from ingenious_helpers import E, bag_with_front, place, position, score, tile
 
 from geniusnight.engines.base import IllegalAction
-from geniusnight.engines.ingenious.geometry import GEOMETRIES
-from geniusnight.engines.ingenious.rules import frozen, full_set, tile_json
+from geniusnight.engines.ingenious.geometry import COLOURS, GEOMETRIES
+from geniusnight.engines.ingenious.rules import add_points, frozen, full_set, tile_json
 
 ZERO = dict.fromkeys(("red", "green", "blue", "orange", "yellow", "purple"), 0)
 
 
+RED = COLOURS.index("red")
+
+
 def track(**points: int) -> dict[str, int]:
     return {**ZERO, **points}
+
+
+def track_tuple(**points: int) -> tuple[int, ...]:
+    """The engine's track: points by colour index."""
+    return tuple(track(**points)[c] for c in COLOURS)
 
 
 # --- board, tiles, deal ---------------------------------------------------------------------
@@ -305,13 +313,29 @@ def test_double_track_bonus_thresholds_are_in_the_view() -> None:
     assert E.view(s, 0)["cap"] == 36 and E.view(s, 0)["bonus_at"] == [18, 36]
 
 
-def test_double_track_a_double_tile_scores_its_colour_once_so_it_stops_at_18() -> None:
-    # both hexes red: their points together are one scoring of red
+def test_double_track_a_double_tile_scores_symbol_by_symbol() -> None:
+    # both hexes red: the first symbol's 3 stops at 18 (a bonus), the second moves on to 21
     board = {(1, 0): "red", (2, 0): "red", (-1, 1): "red", (-2, 1): "red"}
     s = position(players=1, variant="solo", board=board, racks=[[("red", "red")] * 6], tracks=[track(red=15)])
     s2 = place(s, 0, "red", "red", (0, 0), (0, 1))  # (0,0) sees 2 + 1 red, (0,1) sees 1 + 2
-    assert score(s2, 0)["red"] == 18 and s2.log[0]["bonus"] == 1
-    assert s2.log[0]["raw"] == {"red": 6} and s2.log[0]["gained"] == {"red": 3}
+    assert score(s2, 0)["red"] == 21 and s2.log[0]["bonus"] == 1
+    assert s2.log[0]["raw"] == {"red": 6} and s2.log[0]["gained"] == {"red": 6}
+
+
+def test_double_track_a_double_tile_scores_its_symbols_in_the_order_that_leaves_the_colour_highest() -> None:
+    # red at 17, hexes worth 9 and 3: 3 first stops at 18 and the 9 moves on to 27
+    # (9 first would stop at 18 and leave 21)
+    assert add_points(track_tuple(red=17), RED, 9, RED, 3, 36, (18, 36)) == (track_tuple(red=27), 1)
+    assert add_points(track_tuple(red=17), RED, 3, RED, 9, 36, (18, 36)) == (track_tuple(red=27), 1)
+
+
+def test_double_track_a_double_tile_can_pass_both_thresholds_with_two_bonuses() -> None:
+    # each symbol is one scoring: 17 + 1 stops at 18, then 18 + 19 stops at 36
+    assert add_points(track_tuple(red=17), RED, 19, RED, 1, 36, (18, 36)) == (track_tuple(red=36), 2)
+
+
+def test_standard_track_a_double_tile_stops_at_18() -> None:
+    assert add_points(track_tuple(red=17), RED, 9, RED, 3, 18, (18,)) == (track_tuple(red=18), 1)
 
 
 def test_teams_share_one_track_per_team_0_2_against_1_3() -> None:

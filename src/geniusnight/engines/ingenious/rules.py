@@ -322,29 +322,50 @@ def placements(state: State, seat: int) -> list[tuple[int, int, int, int, int, i
     return out
 
 
+def one_scoring(old: int, points: int, cap: int, thresholds: tuple[int, ...]) -> tuple[int, int]:
+    """A colour's value after one symbol's points, and the bonuses that earns (0 or 1).
+
+    A scoring stops at the next threshold above the colour's old value: 18, and on the double
+    track 36 only for a colour already at 18 or more. Reaching it gives one bonus; points
+    beyond it are lost.
+
+    >>> one_scoring(16, 9, 36, (18, 36)), one_scoring(18, 5, 36, (18, 36)), one_scoring(35, 3, 36, (18, 36))
+    ((18, 1), (23, 0), (36, 1))
+    """
+    stop = next((t for t in thresholds if old < t), cap)
+    new = min(old + points, stop)
+    return new, int(old < stop <= new)
+
+
 def add_points(
     track: tuple[int, ...], c1: int, g1: int, c2: int, g2: int, cap: int, thresholds: tuple[int, ...]
 ) -> tuple[tuple[int, ...], int]:
     """The track after adding the gains, and how many bonus placements it earns.
 
-    A placement's points in one colour (both hexes together when the tile shows it twice)
-    are one scoring. A scoring stops at the next threshold above the colour's old value:
-    18, and on the double track 36 only for a colour already at 18 or more. Reaching it gives
-    one bonus; points beyond it are lost. So one scoring earns at most one bonus per colour,
-    and two colours reaching a threshold with one tile give two bonuses.
+    Each of the tile's two symbols is one scoring (:func:`one_scoring`), as the published rules
+    score a tile symbol by symbol. A tile that shows one colour twice scores it twice in a row,
+    in the order that leaves the colour highest (the player's choice, made for them): with red
+    at 17 and hexes worth 9 and 3, the 3 stops at 18 (a bonus) and the 9 then moves on to 27.
+
+    >>> add_points((17, 0, 0, 0, 0, 0), 0, 9, 0, 3, 36, (18, 36))
+    ((27, 0, 0, 0, 0, 0), 1)
+    >>> add_points((17, 0, 0, 0, 0, 0), 0, 9, 0, 3, 18, (18,))
+    ((18, 0, 0, 0, 0, 0), 1)
     """
     new = list(track)
+    if c1 == c2:
+        orders = ((g1, g2), (g2, g1)) if g1 != g2 else ((g1, g2),)
+        best = (track[c1], 0)
+        for first, second in orders:
+            mid, b1 = one_scoring(track[c1], first, cap, thresholds)
+            end, b2 = one_scoring(mid, second, cap, thresholds)
+            best = max(best, (end, b1 + b2))
+        new[c1] = best[0]
+        return tuple(new), best[1]
     bonuses = 0
-    for c, g in ((c1, g1 + g2),) if c1 == c2 else ((c1, g1), (c2, g2)):
-        old = track[c]
-        stop = cap
-        for t in thresholds:
-            if old < t:
-                stop = t
-                break
-        new[c] = min(old + g, stop)
-        if old < stop <= new[c]:
-            bonuses += 1
+    for c, g in ((c1, g1), (c2, g2)):
+        new[c], bonus = one_scoring(track[c], g, cap, thresholds)
+        bonuses += bonus
     return tuple(new), bonuses
 
 
@@ -543,7 +564,7 @@ def place(state: State, seat: int, tile: int, x: int, y: int, c1: int, c2: int) 
     )
     if bonuses:
         reached = tuple(
-            COLOURS[c] for c in dict.fromkeys((c1, c2)) if track[c] > old_track[c] and track[c] in rules.thresholds
+            COLOURS[c] for c in dict.fromkeys((c1, c2)) if any(old_track[c] < t <= track[c] for t in rules.thresholds)
         )
         _log(new, {"type": "bonus", "seat": seat, "count": bonuses, "colors": reached})
     new.pending = state.pending - 1 + bonuses
