@@ -20,12 +20,27 @@ accepted answer (letters)    edits allowed
 provided the first letter matches. Answers with a digit in either form (numbers, years,
 ordinals) must match exactly.
 
+A right answer in other words also counts (:func:`head_match`, :func:`surname_match`):
+
+- a longer answer whose *head* is an accepted answer (matched as above), with only generic
+  words before it ("the river Nile", "Mount Everest", "in 1969") and after it either a phrase
+  starting with a link word of at most four words ("eye of the storm", "Paris in France"), one
+  generic noun ("Nile river"), or after a number one or two words ("206 bones"); never when
+  what follows holds a negation or an alternative ("Nile or Amazon", "not the eye");
+- for a question that asks for a person ("Who ...", "Which painter ..."), the surname of an
+  accepted full name: its last word, with any name particles before it ("Washington" for
+  "George Washington", "van Gogh" for "Vincent van Gogh").
+
     >>> normalise("  The Beatles! ")
     'beatles'
     >>> normalise("Twenty-One")
     '21'
     >>> judge("twelve", ["12"]), judge("Mississipi", ["Mississippi"]), judge("Iraq", ["Iran"])
     (True, True, False)
+    >>> judge("eye of the storm", ["Eye"]), judge("not the eye", ["Eye"]), judge("Nile or Amazon", ["Nile"])
+    (True, False, False)
+    >>> judge("Washington", ["George Washington"], "Who was the first US president?")
+    True
 """
 
 from __future__ import annotations
@@ -37,7 +52,7 @@ from functools import lru_cache
 
 from rapidfuzz.distance import OSA
 
-__all__ = ["allowed_edits", "judge", "normalise"]
+__all__ = ["allowed_edits", "asks_for_person", "head_match", "judge", "normalise", "surname_match"]
 
 _UNITS = {
     "zero": 0,
@@ -233,23 +248,142 @@ def allowed_edits(accepted_normal: str) -> int:
     return 2
 
 
-def judge(text: str, accepted: Iterable[str]) -> bool:
-    """Whether ``text`` matches one of the ``accepted`` answers (see the module docstring)."""
+def judge(text: str, accepted: Iterable[str], question: str | None = None) -> bool:
+    """Whether ``text`` matches one of the ``accepted`` answers of ``question`` (see the
+    module docstring; without the question no surname is taken for a full name)."""
     given = normalise(text)
     if not given:
         return False
-    squeezed = given.replace(" ", "")
-    has_digit = any(c.isdigit() for c in given)
-    for answer in accepted:
-        target = normalise(answer)
-        if not target:
-            continue
-        tsq = target.replace(" ", "")
-        if given == target or squeezed == tsq:
-            return True
-        limit = allowed_edits(target)
-        if has_digit or limit == 0 or squeezed[0] != tsq[0]:
-            continue
-        if OSA.distance(squeezed, tsq, score_cutoff=limit + 1) <= limit:
+    targets = [t for t in map(normalise, accepted) if t]
+    if any(_same(given, target) for target in targets):
+        return True
+    words = given.split()
+    if any(head_match(words, target.split()) for target in targets):
+        return True
+    if question is not None and asks_for_person(question):
+        return any(surname_match(given, answer) for answer in accepted)
+    return False
+
+
+def _same(given: str, target: str) -> bool:
+    """Equal normal forms (spaces ignored), or a near miss of a longer answer."""
+    squeezed, tsq = given.replace(" ", ""), target.replace(" ", "")
+    if given == target or squeezed == tsq:
+        return True
+    limit = allowed_edits(target)
+    if limit == 0 or any(c.isdigit() for c in given) or squeezed[0] != tsq[0]:
+        return False
+    return OSA.distance(squeezed, tsq, score_cutoff=limit + 1) <= limit
+
+
+# Words that may stand before an accepted answer without changing it ("the river Nile",
+# "Mount Everest", "the planet Mars", "in 1969"; the leading article is already gone).
+_LEAD_WORDS = frozenset(
+    {
+        *("the", "a", "an", "in", "on", "at", "of", "river", "mount", "mt", "lake", "planet"),
+        *("city", "sea", "ocean", "island", "isle", "year", "number", "letter", "word", "country"),
+    }
+)
+# Words that begin a phrase qualifying the answer after it ("eye of the storm", "Paris in France").
+_LINK_WORDS = frozenset({"of", "in", "on", "at", "from", "near", "by"})
+# One generic noun that may follow an answer ("Nile river", "Everest mountain").
+_GENERIC_NOUNS = frozenset(
+    {
+        *("river", "mountain", "mountains", "mount", "lake", "sea", "ocean", "island", "islands"),
+        *("desert", "volcano", "planet", "star", "language", "people", "tribe", "dynasty", "empire"),
+    }
+)
+# A negation, an alternative or a hedge in the words around the head makes the answer not
+# the accepted one ("Nile or Amazon", "eye, not the wall").
+_NOT_WORDS = frozenset(
+    {
+        *("not", "no", "never", "nor", "or", "either", "neither", "isnt", "wasnt", "arent", "except"),
+        *("but", "versus", "vs", "than", "maybe", "perhaps", "unless", "instead", "without"),
+    }
+)
+_QUALIFIER_WORDS = 4  # at most this many words qualify the head
+
+
+def head_match(given: list[str], target: list[str]) -> bool:
+    """Whether the normal-form words ``given`` are the accepted answer ``target`` in other
+    words: generic words before it, the accepted answer (near misses as for a whole
+    answer), then nothing, a link-word phrase, a generic noun, or after a number a unit.
+
+    >>> head_match("river nile".split(), ["nile"]), head_match("eye wall".split(), ["eye"])
+    (True, False)
+    >>> head_match("206 bones".split(), ["206"]), head_match("nile or amazon".split(), ["nile"])
+    (True, False)
+    """
+    n = len(target)
+    joined = " ".join(target)
+    for i in range(len(given) - n + 1):
+        if i and given[i - 1] not in _LEAD_WORDS:
+            return False  # only generic words may stand before the head
+        rest = given[i + n :]
+        if (i or rest) and _same(" ".join(given[i : i + n]), joined) and _qualifies(rest, target[-1]):
             return True
     return False
+
+
+def _qualifies(rest: list[str], last: str) -> bool:
+    """Whether ``rest``, the words after a matched head ending in ``last``, only qualify it."""
+    if not rest:
+        return True
+    if len(rest) > _QUALIFIER_WORDS or any(w in _NOT_WORDS or any(c.isdigit() for c in w) for w in rest):
+        return False
+    if rest[0] in _LINK_WORDS:
+        return len(rest) > 1
+    if len(rest) == 1 and rest[0] in _GENERIC_NOUNS:
+        return True
+    # a number's unit: "206 bones", "12 months", "1969 ad"
+    return last[:1].isdigit() and len(rest) <= 2
+
+
+# A question asks for a person when it starts "Who/Whose/Whom" or names a kind of person
+# among its first words ("Which Dutch painter ...", "Which scientist ...").
+_PERSON_NOUNS = frozenset(
+    {
+        *("actor", "actress", "architect", "artist", "astronaut", "author", "chemist", "composer"),
+        *("dictator", "director", "emperor", "empress", "explorer", "guitarist", "inventor", "king"),
+        *("leader", "man", "mathematician", "musician", "novelist", "painter", "person", "pharaoh"),
+        *("philosopher", "physicist", "playwright", "poet", "pope", "president", "prime", "queen"),
+        *("scientist", "sculptor", "singer", "writer", "woman", "athlete", "player", "general"),
+    }
+)
+_NAME_PARTICLES = frozenset(
+    {"da", "de", "del", "della", "der", "di", "du", "van", "von", "den", "la", "le", "al", "bin", "ibn", "st"}
+)
+_NAME_SUFFIXES = frozenset({"jr", "sr", "i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x"})
+
+
+def asks_for_person(question: str) -> bool:
+    """Whether ``question`` asks for a person (so a surname may stand for a full name).
+
+    >>> asks_for_person("Who painted the Mona Lisa?"), asks_for_person("Which Dutch painter cut off his ear?")
+    (True, True)
+    >>> asks_for_person("Which country has the most people?")
+    False
+    """
+    words = re.findall(r"[a-z]+", question.casefold())
+    if words[:1] and words[0] in ("who", "whose", "whom"):
+        return True
+    return any(w.rstrip("s") in _PERSON_NOUNS for w in words[:4])
+
+
+def surname_match(given: str, full_name: str) -> bool:
+    """Whether the normal form ``given`` is the surname of the accepted answer ``full_name``,
+    a name of two to four words: its last word, alone or with the name particles before it
+    ("gogh", "van gogh" for "Vincent van Gogh"), near misses as for a whole answer.
+
+    >>> surname_match("velazquez", "Diego Velázquez"), surname_match("henry", "Henry VIII")
+    (True, False)
+    """
+    words = normalise(full_name).split()
+    if not 2 <= len(words) <= 4 or words[-1] in _NAME_SUFFIXES or not words[-1].isalpha():
+        return False
+    k = len(words) - 1
+    forms = [words[k]]
+    while k > 1 and words[k - 1] in _NAME_PARTICLES:
+        k -= 1
+        forms.append(" ".join(words[k:]))
+    return any(_same(given, form) for form in forms)

@@ -426,10 +426,10 @@ def accepted_answers(s: State) -> list[str]:
 
 
 def _all_answered(s: State) -> None:
-    accepted = accepted_answers(s)
+    question, accepted = card_questions(s, s["hand"][s["genius"]])[s["question"]]
     for p in range(s["players"]):
         if p != s["genius"]:
-            s["engine_verdicts"][p] = judge(s["answers"][p], accepted)
+            s["engine_verdicts"][p] = judge(s["answers"][p], accepted, question)
     s["phase"] = "judge"
 
 
