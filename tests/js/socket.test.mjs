@@ -1,0 +1,119 @@
+// static/js/socket.js: the room socket's reading of state, patch, ack and reconnect frames
+// (docs/protocol.md), against a fake WebSocket played from the test.
+import { FakeWebSocket } from "./dom.mjs";
+import { test, mock } from "node:test";
+import assert from "node:assert/strict";
+import { RoomSocket } from "../../static/js/socket.js";
+
+function open(handlers = {}) {
+  const shown = [];
+  const socket = new RoomSocket("r1", { state: (frame) => shown.push(frame), ...handlers });
+  const ws = FakeWebSocket.last;
+  ws.open();
+  ws.receive({ type: "welcome" });
+  return { socket, ws, shown };
+}
+
+const full = (seq, view) => ({ type: "state", game_id: 7, seq, seat: 0, deadline: null, view });
+const patch = (base, seq, ops) => ({ type: "patch", game_id: 7, base, seq, seat: 0, deadline: null, ops });
+
+test("the hello asks for patch frames and names no view before one is held", () => {
+  const { socket, ws } = open();
+  assert.equal(ws.url, "ws://127.0.0.1:8000/ws/r1");
+  assert.deepEqual(ws.sent[0], { type: "hello", token: null, patches: true, seq: null });
+  socket.stop();
+});
+
+test("a patch starting from the view held is applied and shown as a whole view", () => {
+  const { socket, ws, shown } = open();
+  ws.receive(full(3, { counter: 1, log: [] }));
+  ws.receive(patch(3, 4, [{ op: "replace", path: "/counter", value: 2 }, { op: "add", path: "/log/-", value: "x" }]));
+  assert.equal(shown.length, 2);
+  assert.deepEqual(shown[1], { type: "state", game_id: 7, seq: 4, deadline: null, seat: 0, view: { counter: 2, log: ["x"] } });
+  assert.equal(ws.sent.length, 1); // no resync
+  socket.stop();
+});
+
+test("a patch from another view asks once for a full state, whose answer is taken at the same seq", () => {
+  const { socket, ws, shown } = open();
+  ws.receive(full(3, { counter: 1 }));
+  ws.receive(patch(4, 5, [{ op: "replace", path: "/counter", value: 3 }]));
+  ws.receive(patch(5, 6, [{ op: "replace", path: "/counter", value: 4 }]));
+  assert.deepEqual(ws.sent.slice(1), [{ type: "hello" }]);
+  assert.equal(shown.length, 1);
+  ws.receive(full(3, { counter: 9 }));
+  assert.equal(shown.length, 2);
+  assert.equal(shown[1].view.counter, 9);
+  socket.stop();
+});
+
+test("a patch that does not apply to the view held asks for a full state", () => {
+  const { socket, ws, shown } = open();
+  ws.receive(full(3, { log: [] }));
+  ws.receive(patch(3, 4, [{ op: "replace", path: "/log/7", value: 1 }]));
+  assert.deepEqual(ws.sent.slice(1), [{ type: "hello" }]);
+  assert.equal(shown.length, 1);
+  socket.stop();
+});
+
+test("frames already shown are passed over: an older state, a patch at or below the seq held", () => {
+  const { socket, ws, shown } = open();
+  ws.receive(full(5, { counter: 5 }));
+  ws.receive(full(4, { counter: 4 }));
+  ws.receive(full(5, { counter: 50 }));
+  ws.receive(patch(4, 5, [{ op: "replace", path: "/counter", value: 0 }]));
+  assert.equal(shown.length, 1);
+  assert.equal(ws.sent.length, 1);
+  socket.stop();
+});
+
+test("a move's answer comes back by its ref: an ack, or an error with its code", async () => {
+  const errors = [];
+  const { socket, ws } = open({ error: (frame) => errors.push(frame.code) });
+  const first = socket.act({ type: "add", n: 1 });
+  const second = socket.act({ type: "add", n: 9 });
+  const [a, b] = ws.sent.slice(1);
+  assert.equal(a.type, "act");
+  assert.deepEqual(a.action, { type: "add", n: 1 });
+  assert.notEqual(a.ref, b.ref);
+  ws.receive({ type: "ack", ref: a.ref, seq: 8 });
+  ws.receive({ type: "error", ref: b.ref, code: "illegal", message: "No." });
+  assert.deepEqual(await first, { ok: true, seq: 8 });
+  assert.deepEqual(await second, { ok: false, code: "illegal", message: "No." });
+  assert.deepEqual(errors, ["illegal"]);
+  socket.stop();
+});
+
+test("after a reconnect frame the hello names the view held and waiting moves go again with their ref", () => {
+  mock.timers.enable({ apis: ["setTimeout"] });
+  try {
+    const { socket, ws } = open();
+    ws.receive(full(3, { counter: 1 }));
+    const pending = socket.act({ type: "add", n: 2 });
+    const ref = ws.sent.at(-1).ref;
+    ws.receive({ type: "reconnect" });
+    ws.onclose();
+    mock.timers.tick(1000);
+    const next = FakeWebSocket.last;
+    assert.notEqual(next, ws);
+    next.open();
+    assert.deepEqual(next.sent[0], { type: "hello", token: null, patches: true, seq: 3, game_id: 7, seat: 0 });
+    next.receive({ type: "welcome" });
+    assert.deepEqual(next.sent[1], { type: "act", ref, action: { type: "add", n: 2 } });
+    next.receive({ type: "ack", ref, seq: 4 });
+    socket.stop();
+    return pending.then((answer) => assert.deepEqual(answer, { ok: true, seq: 4 }));
+  } finally {
+    mock.timers.reset();
+  }
+});
+
+test("a closed socket answers the moves waiting on it as disconnected", async () => {
+  const { socket, ws } = open();
+  const pending = socket.act({ type: "add", n: 1 });
+  socket.stop();
+  ws.onclose();
+  const answer = await pending;
+  assert.equal(answer.ok, false);
+  assert.equal(answer.code, "disconnected");
+});
