@@ -21,10 +21,11 @@ RUN pip install . \
     && useradd --system --uid 10001 --home-dir /app --shell /usr/sbin/nologin geniusnight \
     && mkdir -p /app/var \
     && chown geniusnight /app/var
+# X-Forwarded-For is believed only from GENIUSNIGHT_TRUSTED_PROXIES (default 127.0.0.1):
+# set it to the proxy's address (docker-compose.yml does), never to "*"
 ENV GENIUSNIGHT_ENV=production \
     GENIUSNIGHT_HOST=0.0.0.0 \
-    GENIUSNIGHT_PORT=8000 \
-    FORWARDED_ALLOW_IPS=*
+    GENIUSNIGHT_PORT=8000
 
 USER geniusnight
 EXPOSE 8000

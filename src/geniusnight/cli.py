@@ -16,6 +16,10 @@ from typing import Any
 
 import uvicorn
 
+# the largest websocket message assembled: four times the largest frame the protocol takes
+# (Settings.max_frame_bytes, 16 KiB), far below what one socket could otherwise pin in memory
+WS_MAX_MESSAGE_BYTES = 64 * 1024
+
 
 def db_upgrade(url: str | None = None) -> None:
     from alembic import command
@@ -174,10 +178,15 @@ def serve(host: str | None, port: int | None, database_url: str | None, migrate:
         host=host or settings.host,
         port=port or settings.port,
         ws=FramesProtocol,  # uvicorn's websocket protocol, which lets the app write frames directly
-        ws_max_size=1 << 20,  # frames over 16 KiB get a clear error frame, not a dropped socket
+        # a message (its fragments together) over this closes the socket (1009); one over
+        # the frame limit but within this gets a clear error frame instead
+        ws_max_size=WS_MAX_MESSAGE_BYTES,
         log_config=None,  # configured above
         log_level="info",
+        # the client's address (for the per-address limits) is X-Forwarded-For's only when
+        # the peer is a trusted proxy; anyone else's header is ignored
         proxy_headers=True,
+        forwarded_allow_ips=settings.trusted_proxies,
         timeout_graceful_shutdown=int(RECONNECT_GRACE + DRAIN_TIMEOUT + 5),
     )
     DrainingServer(config, app.state.services.drain).run()

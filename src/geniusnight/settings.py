@@ -41,6 +41,12 @@ class Settings(BaseSettings):
     # X-Forwarded-For from a trusted proxy)
     ws_per_address: int = 50
     ws_total: int = 10_000
+    ws_per_member: int = 4  # open sockets of one member in one room (tabs)
+    ws_connects_per_minute: int = 120  # new websockets one address may open a minute
+    admin_failures_per_minute: int = 10  # wrong admin tokens one address may try a minute
+    # addresses (IPs or networks, comma-separated; "*" for any) whose X-Forwarded-For and
+    # X-Forwarded-Proto are believed: the proxy in front, and nothing else
+    trusted_proxies: str = "127.0.0.1,::1"
     rooms_per_minute: int = 30  # rooms one address may create
     room_members_max: int = 50  # people in one room, spectators included
     chat_per_minute: int = 20  # chat messages one member may send

@@ -4,6 +4,7 @@ own pages; a logged-out admin cookie is dead (docs/protocol.md, "Identity")."""
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import httpx
@@ -148,3 +149,57 @@ async def test_a_websocket_with_the_cookie_and_no_origin_is_refused(db_url: str)
         async with websockets.connect(url, additional_headers=cookie) as ws:  # the token in hello
             await ws.send(json.dumps({"type": "hello", "token": room["token"]}))
             assert json.loads(await ws.recv())["type"] == "welcome"
+
+
+SECURITY_HEADERS = {
+    "x-frame-options": "DENY",
+    "x-content-type-options": "nosniff",
+    "referrer-policy": "same-origin",
+}
+
+
+def csp(response: httpx.Response) -> dict[str, list[str]]:
+    """The response's Content-Security-Policy, directive -> sources."""
+    policy = response.headers.get("content-security-policy", "")
+    directives = [part.split() for part in policy.split(";") if part.strip()]
+    return {d[0]: d[1:] for d in directives}
+
+
+async def test_no_page_of_another_origin_may_frame_ours_and_every_response_says_so(client: httpx.AsyncClient) -> None:
+    room = await create(client)
+    admin = bearer("a" * 32)
+    responses = [
+        await client.get("/"),
+        await client.get(f"/r/{room['room_id']}"),
+        await client.get(f"/admin/rooms/{room['room_id']}", headers=admin),
+        await client.get("/admin"),
+        await client.get("/static/js/socket.js"),
+        await client.get("/api/games"),
+        await client.get("/no/such/page"),  # a 404
+        await client.post("/api/rooms", content=b"{not json"),  # the edge's refusal
+        await client.post("/api/admin/rooms/x/close"),  # the admin's 401
+    ]
+    for r in responses:
+        for name, value in SECURITY_HEADERS.items():
+            assert r.headers.get(name) == value, (r.url, name)
+        policy = csp(r)
+        assert policy["frame-ancestors"] == ["'none'"], r.url
+        assert policy["default-src"] == ["'self'"] and policy["script-src"] == ["'self'"], r.url
+        assert "'unsafe-inline'" not in policy.get("style-src", []), r.url
+
+
+async def test_pages_hold_no_inline_script_or_style_the_policy_would_block(client: httpx.AsyncClient) -> None:
+    """The policy allows scripts and styles from this origin's files only: no page may
+    carry an inline script (a JSON data block is no script), a <style> or a style attribute."""
+    room = await create(client)
+    for path in (
+        "/",
+        f"/r/{room['room_id']}",
+        "/rules/ingenious",
+        "/admin",
+        f"/join/{room['invite_url'].rsplit('/', 1)[1]}",
+    ):
+        html = (await client.get(path)).text
+        for tag in re.findall(r"<script\b[^>]*>", html):
+            assert "src=" in tag or 'type="application/json"' in tag, (path, tag)
+        assert "<style" not in html and not re.search(r"\sstyle=", html) and not re.search(r"\son\w+=", html), path

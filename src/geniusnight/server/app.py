@@ -23,7 +23,7 @@ from ..settings import Settings, get_settings
 from . import ops, pages
 from .admin import pages as admin_pages
 from .admin import routes as admin_routes
-from .edge import BadInput, EdgeMiddleware, http_error, validation_error
+from .edge import BadInput, EdgeMiddleware, SecurityHeaders, http_error, validation_error
 from .errors import ApiError
 from .ops import MetricsListener
 from .origin import OriginGuard
@@ -109,6 +109,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.add_exception_handler(RequestValidationError, validation_error)
     app.add_exception_handler(StarletteHTTPException, http_error)
     app.add_middleware(EdgeMiddleware, max_body_bytes=settings.max_body_bytes)
+    app.add_middleware(SecurityHeaders)  # the outermost: on the edge's refusals too
 
     app.include_router(ops.router)
     app.include_router(rooms.router)
