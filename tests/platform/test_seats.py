@@ -331,6 +331,7 @@ class _RoomChangesAfterItsRead:
 
     def __init__(self, conn: Any, raced: list[str], times: int) -> None:
         self.conn, self.raced, self.times = conn, raced, times
+        self.dialect = conn.dialect
 
     def execute(self, stmt: Any, *args: Any) -> Any:
         result = self.conn.execute(stmt, *args)

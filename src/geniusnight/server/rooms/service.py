@@ -20,7 +20,7 @@ from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 from sqlalchemy import Connection, Table, bindparam, func, insert, select, update
-from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from ...db import ChatMessage, Game, GameSeat, Member, Room, RoomStatus
@@ -75,6 +75,11 @@ _SEATED = (
 _START_ROOM = select(
     ROOMS.c.status, ROOMS.c.game, ROOMS.c.options, ROOMS.c.time_limits, ROOMS.c.host_member_id, ROOMS.c.version
 ).where(ROOMS.c.id == bindparam("room_id"))
+# the room's row lock, taken first by every change of a room's seats, members or games
+# (lock_room): PostgreSQL's FOR NO KEY UPDATE (it leaves the foreign-key checks of chat lines
+# and new games alone); on SQLite a write, which takes the database's one write lock
+_LOCK_ROOM = select(ROOMS.c.id).where(ROOMS.c.id == bindparam("room_id")).with_for_update(key_share=True)
+_LOCK_ROOM_SQLITE = update(ROOMS).where(ROOMS.c.id == bindparam("room_id")).values(version=ROOMS.c.version)
 _MEMBER_BY_TOKEN = select(MEMBERS.c.id, MEMBERS.c.room_id, MEMBERS.c.kicked).where(
     MEMBERS.c.token_hash == bindparam("token_hash")
 )
@@ -116,6 +121,29 @@ def not_in_lobby() -> ApiError:
 def seats_busy() -> ApiError:
     """A change of seats (or a start) that lost its race every time it was tried."""
     return ApiError(409, "seats_busy", "Many seats changed at once; please try again.")
+
+
+# PostgreSQL's "deadlock detected" and "could not serialize access": the transaction lost a
+# race with another one and may simply be run again
+RETRYABLE_SQLSTATES = frozenset({"40P01", "40001"})
+
+
+def lost_race(e: DBAPIError) -> bool:
+    """Whether ``e`` only says that another transaction got there first (SQLite: another
+    process holds the write lock; PostgreSQL: a deadlock or a serialization failure), so that
+    the transaction may be tried again from what is there now."""
+    if getattr(e.orig, "sqlstate", None) in RETRYABLE_SQLSTATES:
+        return True
+    return isinstance(e, OperationalError) and "locked" in str(e.orig)
+
+
+def lock_room(conn: Connection, room_id: str) -> None:
+    """Lock the room's row, before anything else in the transaction is written. Every change
+    of a room's seats, members or games takes this lock first, so two of them run one after
+    the other and never wait for each other's rows in opposite orders (a deadlock, which
+    PostgreSQL ends by failing one of them); and whatever they count under it (the members,
+    the free seats) stays true until they commit."""
+    conn.execute(_LOCK_ROOM_SQLITE if conn.dialect.name == "sqlite" else _LOCK_ROOM, {"room_id": room_id})
 
 
 def hash_token(token: str, secret_key: str) -> str:
@@ -185,7 +213,8 @@ class RoomService:
     # --- lookups -----------------------------------------------------------------------
 
     async def room(self, room_id: str) -> Room:
-        room = await self.s.get(Room, room_id)
+        # read anew even if this session holds it: a change reads it again under the room's lock
+        room = await self.s.get(Room, room_id, populate_existing=True)
         if room is None or room.status == RoomStatus.CLOSED:
             raise no_room()
         return room
@@ -257,25 +286,33 @@ class RoomService:
                 .join(GameSeat, GameSeat.member_id == Member.id)
                 .where(GameSeat.game_id == room.current_game_id, GameSeat.seat == seat)
             )
-        member = (await self.s.execute(stmt.where(Member.kicked.is_(False)))).scalar_one_or_none()
-        return member
+        stmt = stmt.where(Member.kicked.is_(False)).execution_options(populate_existing=True)
+        return (await self.s.execute(stmt)).scalar_one_or_none()
 
     async def seating(self, room_id: str, change: Callable[[Room], Awaitable[T]]) -> tuple[Room, T]:
-        """Run a change of seats and commit it. The unique seat indexes make one of two
-        changes racing for a seat fail; the loser starts again from what the winner left."""
+        """Run a change of seats and commit it, with the room's row locked first (see
+        :func:`lock_room`). A change that lost a race (a unique seat index refused it, or
+        the database failed it as a deadlock or while another process held SQLite's lock)
+        starts again from what the winner left; after ``SEATING_TRIES``: 409 ``seats_busy``."""
         for _ in range(SEATING_TRIES):
-            room = await self.room(room_id)
             try:
+                await self.lock_room(room_id)
+                room = await self.room(room_id)
                 out = await change(room)
                 await self.s.commit()
                 return room, out
             except IntegrityError:
                 await self.s.rollback()
-            except OperationalError as e:  # SQLite: another process wrote since we read
+            except DBAPIError as e:
                 await self.s.rollback()
-                if "locked" not in str(e.orig):
+                if not lost_race(e):
                     raise
         raise seats_busy()
+
+    async def lock_room(self, room_id: str) -> None:
+        """Lock the room's row in this session's transaction (see :func:`lock_room`)."""
+        conn = await self.s.connection()
+        await conn.run_sync(lock_room, room_id)
 
     async def _renumber(self, members: list[Member]) -> None:
         """Give ``members`` the seats 0..n-1 in this order: first none, then the new ones,
@@ -295,6 +332,7 @@ class RoomService:
             select(Member)
             .where(Member.room_id == room_id, Member.seat.is_not(None), Member.kicked.is_(False))
             .order_by(Member.seat)
+            .execution_options(populate_existing=True)
         )
         return list(rows.scalars())
 
@@ -486,7 +524,7 @@ class RoomService:
         move, or nobody is left to take it)."""
 
         async def go(room: Room) -> tuple[Member, Member | None]:
-            member = await self.s.get(Member, member_id)
+            member = await self.s.get(Member, member_id, populate_existing=True)
             if member is None or member.kicked or member.room_id != room.id:
                 raise not_member()
             successor = None
@@ -512,7 +550,7 @@ class RoomService:
         await self.s.flush()
         await self._renumber([m for m in await self.seated(room.id)])
         if room.status == RoomStatus.PLAYING and room.current_game_id is not None and seat is not None:
-            game = await self.s.get(Game, room.current_game_id)
+            game = await self.s.get(Game, room.current_game_id, populate_existing=True)
             if game is not None and game.finished_at is None:
                 await self._bot_takes_over(game, seat)
 
@@ -692,7 +730,9 @@ def start_game(
     a whole start cost the server twice the CPU (docs/benchmarks.md, "Game starts in one
     transaction"). The room
     is written only if its version is still the one read (else :class:`RoomChanged`), so two
-    starts, or a start and a join, racing on two processes cannot both pass their checks."""
+    starts, or a start and a join, racing on two processes cannot both pass their checks; and
+    the room's row is locked first of all, as every change of seats locks it (:func:`lock_room`)."""
+    lock_room(conn, room_id)
     room = conn.execute(_START_ROOM, {"room_id": room_id}).one_or_none()
     if room is None or room.status == RoomStatus.CLOSED:
         raise no_room()

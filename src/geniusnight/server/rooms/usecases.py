@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
+from sqlalchemy.exc import DBAPIError
+
 from ...db import Game, Member, Room, RoomStatus
 from ..errors import ApiError
 from ..play.events import RoomSnapshot
@@ -21,6 +23,7 @@ from .service import (
     RoomService,
     chat_json,
     hash_token,
+    lost_race,
     not_member,
     read_snapshot,
     seats_busy,
@@ -225,6 +228,7 @@ class RoomUseCases:
         self, room_id: str, token: str | None, options: Any = None, time_limits: Any = None
     ) -> dict[str, Any]:
         async with self._rooms() as svc:
+            await svc.lock_room(room_id)  # the seats it counts stay as they are until it commits
             room, _ = await self._host(svc, room_id, token)
             await svc.update(room, options, time_limits)
             await svc.s.commit()
@@ -234,6 +238,7 @@ class RoomUseCases:
     async def upload_option(self, room_id: str, token: str | None, name: str, data: bytes, filename: str) -> Any:
         """A free-form option read from a file; returns its value."""
         async with self._rooms() as svc:
+            await svc.lock_room(room_id)
             room, _ = await self._host(svc, room_id, token)
             if len(data) > FILE_MAX:
                 raise ApiError(413, "file_too_large", f"Files are at most {FILE_MAX // 1024} KiB.")
@@ -272,7 +277,7 @@ class RoomUseCases:
             member_id = member.id
 
             async def hand_over(room: Room) -> int:
-                me = await svc.s.get(Member, member_id)
+                me = await svc.s.get(Member, member_id, populate_existing=True)
                 assert me is not None
                 return await svc.away(room, me, "self")
 
@@ -307,6 +312,7 @@ class RoomUseCases:
 
     async def pass_host(self, room_id: str, token: str | None, seat: int) -> None:
         async with self._rooms() as svc:
+            await svc.lock_room(room_id)  # the new host can't be kicked meanwhile
             room, _ = await self._host(svc, room_id, token)
             new = await svc.pass_host(room, seat)
             await svc.s.commit()
@@ -324,6 +330,9 @@ class RoomUseCases:
                 break
             except RoomChanged:
                 continue
+            except DBAPIError as e:  # a deadlock or a busy SQLite: try again, as for RoomChanged
+                if not lost_race(e):
+                    raise
         else:
             raise seats_busy()
         if rematch:
@@ -395,7 +404,7 @@ def _taking_back(svc: RoomService, member_id: int, only_by: str | None = None) -
     made, if given: a race with another change may have ended it already)."""
 
     async def take_back(room: Room) -> int | None:
-        member = await svc.s.get(Member, member_id)
+        member = await svc.s.get(Member, member_id, populate_existing=True)
         if member is None or member.kicked:
             raise not_member()
         if only_by is not None and member.away_by != only_by:
