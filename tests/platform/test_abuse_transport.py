@@ -1,15 +1,23 @@
 """What one person could do to a server through its transport and edge (docs/deploy.md,
-"Abuse limits"): a forged X-Forwarded-For, and the proxy set-up that prevents it."""
+"Abuse limits", "Transport and edge"): a forged X-Forwarded-For, the proxy set-up that
+prevents it; websocket messages too large or never finished."""
 
 from __future__ import annotations
 
+import asyncio
+import json
 import re
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
+import websockets
 
+from geniusnight.cli import WS_MAX_MESSAGE_BYTES
+from geniusnight.server.play import wire
+from inprocess import serve
 from support import ROOT, ServerProcess
 
 
@@ -81,3 +89,94 @@ def test_the_shipped_proxy_limits_rates_connections_and_slow_headers() -> None:
     conf = Path(ROOT / "deploy" / "nginx.conf").read_text()
     for directive in ("limit_req_zone", "limit_conn_zone", "limit_req ", "limit_conn ", "client_header_timeout"):
         assert directive in conf, directive
+
+
+# --- websocket messages ---------------------------------------------------------------------
+
+
+async def said_hello(ws_base: str) -> Any:
+    """A socket of a new room's host, past its welcome."""
+    async with httpx.AsyncClient(base_url=ws_base.replace("ws://", "http://")) as c:
+        room = (await c.post("/api/rooms", json={"game": "count21", "name": "Ada"})).json()
+    ws = await websockets.connect(f"{ws_base}/ws/{room['room_id']}", max_size=None)
+    await ws.send(json.dumps({"type": "hello", "token": room["token"]}))
+    assert json.loads(await asyncio.wait_for(ws.recv(), 5))["type"] == "welcome"
+    return ws
+
+
+async def next_of(ws: Any, kind: str) -> dict[str, Any]:
+    """The next frame of type ``kind`` (room frames come and go meanwhile)."""
+    while True:
+        frame: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), 5))
+        if frame["type"] == kind:
+            return frame
+
+
+async def first_fragment_only(fragment: str, hold: asyncio.Event) -> AsyncIterator[str]:
+    """A message whose first fragment is sent and whose end never comes."""
+    yield fragment
+    await hold.wait()
+    yield ""
+
+
+async def closed_with(ws: Any, timeout: float) -> int | None:
+    """The close code the server sent, waiting at most ``timeout`` seconds for it."""
+    try:
+        while True:
+            await asyncio.wait_for(ws.recv(), timeout)
+    except websockets.ConnectionClosed as e:
+        return e.rcvd.code if e.rcvd is not None else None
+
+
+async def test_a_message_over_the_assembly_limit_closes_the_socket_at_its_first_fragment(server: ServerProcess) -> None:
+    """A first fragment of 1 MiB without FIN held 1.07 MiB for as long as its socket lived;
+    now a message past WS_MAX_MESSAGE_BYTES (64 KiB) closes its socket with 1009 at once."""
+    ws = await said_hello(server.ws_base)
+    hold = asyncio.Event()
+    sending = asyncio.create_task(ws.send(first_fragment_only("x" * (1 << 20), hold)))
+    assert await closed_with(ws, 5) == 1009
+    hold.set()
+    sending.cancel()
+    await asyncio.gather(sending, return_exceptions=True)
+
+
+async def test_a_message_within_the_assembly_limit_but_over_the_frame_limit_gets_an_error_frame(
+    server: ServerProcess,
+) -> None:
+    ws = await said_hello(server.ws_base)
+    await ws.send(json.dumps({"type": "chat", "text": "x" * (WS_MAX_MESSAGE_BYTES - 1024)}))
+    assert (await next_of(ws, "error"))["code"] == "frame_too_large"
+    await ws.send(json.dumps({"type": "ping", "ref": "still-open"}))
+    assert await next_of(ws, "pong") == {"type": "pong", "ref": "still-open"}
+    await ws.close()
+
+
+async def test_a_message_left_unfinished_is_closed_after_message_seconds(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The client answers every ping, but its message never ends: the socket is closed
+    (1008) once MESSAGE_SECONDS have passed since its first fragment."""
+    monkeypatch.setattr(wire, "MESSAGE_SECONDS", 0.5)
+    async with serve(db_url) as srv:
+        ws = await said_hello(srv.ws_base)
+        hold = asyncio.Event()
+        sending = asyncio.create_task(ws.send(first_fragment_only('{"type": "chat", "text": "', hold)))
+        started = asyncio.get_running_loop().time()
+        await ws.ping()  # the connection is alive and answers
+        assert await closed_with(ws, 5) == 1008
+        assert asyncio.get_running_loop().time() - started < 3
+        hold.set()
+        sending.cancel()
+        await asyncio.gather(sending, return_exceptions=True)
+
+
+async def test_a_fragmented_message_finished_in_time_is_read(db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(wire, "MESSAGE_SECONDS", 0.5)
+    async with serve(db_url) as srv:
+        ws = await said_hello(srv.ws_base)
+        await ws.send(iter(['{"type": "ping",', ' "ref": "in-two"}']))
+        assert await next_of(ws, "pong") == {"type": "pong", "ref": "in-two"}
+        await asyncio.sleep(0.8)  # past the deadline the finished message's timer would have had
+        await ws.send(json.dumps({"type": "ping", "ref": "later"}))
+        assert await next_of(ws, "pong") == {"type": "pong", "ref": "later"}
+        await ws.close()

@@ -26,7 +26,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
-from websockets.frames import apply_mask
+from websockets.frames import Frame, apply_mask
 from websockets.protocol import State
 
 # the names of the scope extensions FramesProtocol offers
@@ -95,13 +95,59 @@ class Inbox:
         return self._items.popleft()
 
 
+# seconds a client may take over one message sent in fragments, from its first fragment to
+# its last; then the socket is closed (1008). The size of a message is bounded by uvicorn's
+# ``ws_max_size`` (cli.WS_MAX_MESSAGE_BYTES), a frame left half-sent by the keepalive pings
+# (the client cannot answer one in the middle of a frame); a message left unfinished while
+# the client answers the pings is what this ends.
+MESSAGE_SECONDS = 10.0
+
+
 class FramesProtocol(WebSocketsSansIOProtocol):
     """uvicorn's websocket protocol, plus the ``geniusnight.frames`` and ``geniusnight.receive``
-    scope extensions, and an :class:`Inbox` for its queue."""
+    scope extensions, an :class:`Inbox` for its queue, and a deadline for fragmented messages
+    (``MESSAGE_SECONDS``)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.queue = Inbox(self.loop)  # type: ignore[assignment]  # the queue's calls, for one reader
+        self.message_deadline: asyncio.TimerHandle | None = None  # while a fragmented message comes
+
+    def handle_text(self, event: Frame) -> None:
+        self._message_begins(event)
+        super().handle_text(event)
+
+    def handle_bytes(self, event: Frame) -> None:
+        self._message_begins(event)
+        super().handle_bytes(event)
+
+    def handle_cont(self, event: Frame) -> None:
+        if event.fin:
+            self._message_ends()
+        super().handle_cont(event)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._message_ends()
+        super().connection_lost(exc)
+
+    def _message_begins(self, event: Frame) -> None:
+        if not event.fin and self.message_deadline is None:
+            self.message_deadline = self.loop.call_later(MESSAGE_SECONDS, self._message_too_slow)
+
+    def _message_ends(self) -> None:
+        if self.message_deadline is not None:
+            self.message_deadline.cancel()
+            self.message_deadline = None
+
+    def _message_too_slow(self) -> None:
+        """The client began a message ``MESSAGE_SECONDS`` ago and has not finished it: close
+        the socket (what it sent of the message is freed with it)."""
+        self.message_deadline = None
+        if self.transport.is_closing():
+            return
+        self.conn.fail(1008, "message not finished in time")
+        self.transport.write(b"".join(self.conn.data_to_send()))
+        self.transport.close()
 
     async def run_asgi(self) -> None:
         scope: dict[str, Any] = self.scope  # type: ignore[assignment]  # an extension of our own
