@@ -72,7 +72,7 @@ const socket = new RoomSocket(roomId, {
     const message = serverNews(frame, "room.kicked");
     toast(message, "bad");
     $("game-area").replaceChildren(el("p", { "data-testid": "gone-note" }, message, " ", el("a", { href: "/" }, t("room.home"))));
-    $("leave-room").hidden = true;
+    leaveBehind();
   }),
   host(frame) { toast(serverNews(frame, "room.host_changed")); },
   closed: inOrder((frame) => {
@@ -130,7 +130,8 @@ function renderSeats() {
       s.away ? el("span", { class: "badge", "data-testid": `away-${s.seat}`, title: t("seat.away_title") }, t("seat.away")) : s.bot ? el("span", { class: "badge" }, t("seat.bot")) : null,
       s.host ? el("span", { class: "badge" }, t("seat.host")) : null,
       mine ? el("span", { class: "badge" }, t("seat.you")) : null,
-      ...actions);
+      // the host's buttons on a line of their own, so the name they act on is never squeezed out
+      actions.length ? el("span", { class: "seat-actions" }, ...actions) : null);
   });
   $("seats").replaceChildren(...items);
 }
@@ -240,9 +241,21 @@ $("rematch").addEventListener("click", async () => {
   } catch { /* shown in room-error */ }
 });
 $("next-game-rematch").addEventListener("click", () => { tabs.show("room"); $("rematch").focus(); });
-$("leave-room").addEventListener("click", () => {
+// Out of the room (left or removed): nothing here is ours to use any more, and the socket
+// is not coming back.
+function leaveBehind() {
+  roomEl.dataset.gone = "true";
+  const conn = $("conn");
+  conn.dataset.state = "gone";
+  conn.querySelector(".label").textContent = t("conn.gone");
+  you = null;
+  if (room) setRoom(room);
+}
+$("leave-room").addEventListener("click", async () => {
   if (!confirm(t(you && you.host ? "room.leave_confirm_host" : "room.leave_confirm"))) return;
-  hostCall("POST", `/api/rooms/${roomId}/leave`).catch(() => {});
+  try { await hostCall("POST", `/api/rooms/${roomId}/leave`); } catch { return; }
+  leaveBehind();
+  location.assign("/");
 });
 $("how-to-play")?.addEventListener("click", () => $("rules-dialog").showModal());
 $("copy-invite").addEventListener("click", async () => {

@@ -168,6 +168,10 @@ async def test_a_seat_the_host_hands_to_a_bot_goes_back_to_its_player(server: Se
     await guest.get_by_test_id("join-room").click()
     await expect(host.get_by_test_id("seats")).to_contain_text("Grace")
     await host.get_by_test_id("start").click()
+    # the host's buttons beside Grace's row leave her name readable (not squeezed to nothing)
+    await expect(host.get_by_test_id("bot-takes-over-1")).to_be_visible()
+    name = await host.locator('#seats li[data-seat="1"] .name').bounding_box()
+    assert name is not None and name["width"] > 30
     await host.get_by_test_id("add-1").click()
     await expect(guest.get_by_test_id("turn")).to_have_text("your turn")
     secret = await guest.get_by_test_id("secret").text_content()
@@ -201,6 +205,17 @@ async def test_a_seat_the_host_hands_to_a_bot_goes_back_to_its_player(server: Se
     await expect(guest.get_by_test_id("turn")).to_have_text("your turn")
     await guest.get_by_test_id("add-1").click()
     await expect(host.get_by_test_id("counter")).to_have_text("11")
+
+    # the host hands her seat to a bot again, she closes the page and later reopens the invite:
+    # it takes her back to her room and her seat, not to a join screen offering to watch
+    await host.get_by_test_id("bot-takes-over-1").click()
+    await expect(host.get_by_test_id("away-1")).to_be_visible()
+    await guest.close()
+    guest = await guest_ctx.new_page()
+    await guest.goto(invite)
+    await expect(guest).to_have_url(host.url)
+    await expect(guest.get_by_test_id("bot-plays-for-me")).to_be_visible()
+    await expect(host.get_by_test_id("away-1")).to_be_hidden()
     await host_ctx.close()
     await guest_ctx.close()
 
@@ -219,7 +234,7 @@ async def test_when_the_host_leaves_the_room_the_next_person_gets_the_host_contr
     await expect(guest.get_by_test_id("start")).to_be_hidden()
     host.once("dialog", lambda dialog: dialog.accept())
     await host.get_by_test_id("leave-room").click()
-    await expect(host.get_by_test_id("gone-note")).to_contain_text("You left the room")
+    await expect(host).to_have_url(f"{server.base}/")  # home, not the old room "reconnecting…"
     await expect(guest.locator(".toast").last).to_contain_text("Grace is the host now")
     await expect(guest.get_by_test_id("seats")).not_to_contain_text("Ada")
     await expect(guest.get_by_test_id("start")).to_be_visible()  # the host controls are hers now

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from ..engines import ENGINES
 from .deps import RoomServiceDep, seat_token
@@ -47,11 +47,15 @@ def has_rules(game: str) -> bool:
 
 
 @router.get("/join/{invite}", response_class=HTMLResponse)
-async def join(request: Request, invite: str, svc: RoomServiceDep) -> HTMLResponse:
+async def join(request: Request, invite: str, svc: RoomServiceDep) -> Response:
     try:
         room = await svc.room_by_invite(invite)
     except ApiError as e:
         return no_room(request, e.code)
+    if await svc.member_by_token(room.id, seat_token(request, room.id)) is not None:
+        # already in the room (a seat a bot keeps for them included): straight back to it,
+        # not a join screen offering to "watch"
+        return RedirectResponse(f"/r/{room.id}", status_code=303)
     return render(request, "join.html", invite=invite, room_id=room.id, summary=await svc.summary(room))
 
 

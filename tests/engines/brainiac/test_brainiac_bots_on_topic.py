@@ -2,10 +2,11 @@
 plausibly, so a wrong answer alone never gives an IDIOT away.
 
 A person judges an answer *on topic* when it is right, or when it is the kind of answer the
-question wants: a number for a number question, of the same size (a year for a year); for any
-other question, the answer to a question of the bank that shares a content word with this one
-(an inventor for "who ... inventing the telephone", a capital for "capital of Peru"), never a
-number.
+question wants: one of the question's own decoys (``"d"`` in the bank); a number for a number
+question, of the same size (a year for a year); for "What does X stand for?" an expansion of
+the same initials; for any other question, the answer to a question of the bank that shares a
+content word with this one (an inventor for "who ... inventing the telephone", a capital for
+"capital of Peru"), never a number.
 """
 
 from __future__ import annotations
@@ -20,19 +21,25 @@ import pytest
 
 from geniusnight.engines import Rng
 from geniusnight.engines.brainiac import bots
-from geniusnight.engines.brainiac.cards import IDIOT, card_questions
+from geniusnight.engines.brainiac.cards import IDIOT, card_questions, question_decoys
 from geniusnight.engines.brainiac.engine import ENGINE as E
 from geniusnight.engines.brainiac.judge import judge
 
 
 def bank() -> list[tuple[str, str, list[str]]]:
     """(category, question, accepted answers) of every question in the built-in bank."""
+    return [(card["category"], q["q"], q["a"]) for card in raw_bank() for q in card["questions"]]
+
+
+def raw_bank() -> list[dict[str, Any]]:
     raw = json.loads(resources.files("geniusnight.engines.brainiac").joinpath("data/questions.json").read_text())
-    return [(card["category"], q["q"], q["a"]) for card in raw["cards"] for q in card["questions"]]
+    cards: list[dict[str, Any]] = raw["cards"]
+    return cards
 
 
 BANK = bank()
 CATEGORY = {q: category for category, q, _ in BANK}
+DECOYS = {q["q"]: q.get("d", []) for card in raw_bank() for q in card["questions"]}
 STOP = {"the", "what", "which", "that", "with", "from", "this", "does", "have", "known", "name", "called"}
 
 
@@ -44,11 +51,17 @@ def is_number(text: str) -> bool:
     return re.fullmatch(r"[\d.,/:% -]*\d[\d.,/:% -]*", text) is not None
 
 
+def initials(text: str) -> str:
+    return "".join(w[0] for w in re.findall(r"[A-Za-z]+", text)).casefold()
+
+
 def on_topic(answer: str, question: str, accepted: list[str]) -> bool:
     """Right; or a number of the same shape for a number; or, for any other question, the
     answer to another bank question of the same category or sharing a word with this one."""
-    if judge(answer, accepted):
+    if judge(answer, accepted, question) or answer in DECOYS.get(question, ()):
         return True
+    if "stand for" in question:
+        return initials(answer) == initials(accepted[0])
     if is_number(accepted[0]):
         return is_number(answer) and len(answer) == len(accepted[0])
     words = stems(question)
@@ -128,3 +141,57 @@ def test_a_wrong_number_is_a_nearby_number_as_round_as_the_answer() -> None:
     for accepted, allowed in ((["300000"], {"200000", "400000"}), (["1912"], {str(y) for y in range(1900, 1925)})):
         guesses = {bots.wrong_answer({"cards": None}, "How far?", accepted, Rng.from_seed(k)) for k in range(30)}
         assert guesses <= allowed - set(accepted) and len(guesses) > 1
+
+
+def test_the_bots_bluff_with_a_built_in_questions_own_decoys_never_a_right_one() -> None:
+    """For every built-in question with decoys: the engine hands the bots those decoys, a
+    wrong answer is one of them, and the judge rules none of the answers given right."""
+    state: dict[str, Any] = {"cards": None}
+    for c, card in enumerate(raw_bank()):
+        for i, q in enumerate(card["questions"]):
+            decoys = q.get("d", [])
+            assert question_decoys(state, c, i) == decoys
+            wrong = [d for d in decoys if not judge(d, q["a"], q["q"])]
+            for k in range(4):
+                guess = bots.wrong_answer(state, q["q"], q["a"], Rng.from_seed(k), decoys)
+                assert not judge(guess, q["a"], q["q"]), (q, guess)
+                if wrong:
+                    assert guess in wrong, (q, guess)
+
+
+def decoy_pack() -> list[list[dict[str, Any]]]:
+    """Twelve cards whose every question has three decoys, one of them a right answer in
+    other words (which the bots must never give)."""
+    return [
+        [
+            {
+                "q": f"Card {c} question {j}: which river?",
+                "a": [f"Nile{c}{j}"],
+                "d": [f"Amazon{c}{j}", f"Danube{c}{j}", f"the river Nile{c}{j}"],
+            }
+            for j in range(4)
+        ]
+        for c in range(12)
+    ]
+
+
+@pytest.mark.parametrize("bot", ["random", "trivia"])
+def test_with_a_custom_pack_of_decoys_every_wrong_answer_is_a_wrong_decoy(bot: str) -> None:
+    cards = decoy_pack()
+    decoys = {q["q"]: q["d"][:2] for card in cards for q in card}
+    wrong = 0
+    for seed in range(6):
+        s = E.setup(3 + seed % 4, {"cards": cards}, seed=seed)
+        step = 0
+        while E.outcome(s) is None:
+            seat = min(E.to_act(s))
+            action = E.bot_action(s, seat, bot, seed * 10_007 + step)
+            assert action is not None
+            if action["type"] == "answer":
+                question, accepted = card_questions(s, s["hand"][s["genius"]])[s["question"]]
+                if s["identity"][seat] == IDIOT or not judge(action["text"], accepted, question):
+                    assert action["text"] in decoys[question]
+                    wrong += 1
+            s = E.apply(s, seat, action)
+            step += 1
+    assert wrong > 20

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from geniusnight.engines.brainiac.packs import (
     MAX_ANSWER_LEN,
     MAX_CARDS,
+    MAX_DECOYS,
     MAX_PACK_BYTES,
     MAX_QUESTION_LEN,
     PackError,
@@ -37,14 +38,18 @@ def pack(n: int = 2) -> list[list[dict[str, object]]]:
 def to_csv(cards: list[list[dict[str, object]]], *, with_card: bool = True, with_level: bool = True) -> bytes:
     buf = io.StringIO()
     w = csv.writer(buf)
-    w.writerow([c for c, keep in (("card", with_card), ("level", with_level)) if keep] + ["question", "answers"])
+    w.writerow(
+        [c for c, keep in (("card", with_card), ("level", with_level)) if keep] + ["question", "answers", "decoys"]
+    )
     for i, c in enumerate(cards, 1):
         for lvl, q in enumerate(c, 1):
             answers = q["a"] if isinstance(q["a"], list) else [q["a"]]
+            decoys = q.get("d", [])
+            assert isinstance(decoys, list)
             w.writerow(
                 ([str(i)] if with_card else [])
                 + ([str(lvl)] if with_level else [])
-                + [q["q"], "|".join(str(a) for a in answers)]
+                + [q["q"], "|".join(str(a) for a in answers), "|".join(str(d) for d in decoys)]
             )
     return buf.getvalue().encode()
 
@@ -529,3 +534,43 @@ def test_parse_pack_rejects_any_junk_csv_with_pack_error_only(header: list[str],
         assert str(e)
     else:
         assert all(len(c) == 4 for c in cards)
+
+
+# --------------------------------------------------------------------------- decoys
+
+
+def with_decoys(decoys: object) -> list[list[dict[str, object]]]:
+    cards = pack(1)
+    cards[0][0] = {**cards[0][0], "d": decoys}
+    return cards
+
+
+def test_decoys_are_optional_and_kept_tidied() -> None:
+    assert "d" not in validate_cards(pack(1))[0][0]
+    cards = validate_cards(with_decoys(["  Lyon ", "Marseille", "Lyon"]))
+    assert cards[0][0]["d"] == ["Lyon", "Marseille"]
+
+
+def test_a_decoy_that_is_an_accepted_answer_is_dropped() -> None:
+    cards = validate_cards(with_decoys(["ANSWER 1", "wrong"]))
+    assert cards[0][0]["d"] == ["wrong"]
+    assert "d" not in validate_cards(with_decoys(["answer 1"]))[0][0]
+
+
+def test_error_decoys_not_a_list_of_short_texts() -> None:
+    with raises(r'Card 1, question 1: the decoys "d" must be a list of wrong answers, not one text'):
+        validate_cards(with_decoys("Lyon"))
+    with raises("Card 1, question 1: decoy 2 must be text, not a number"):
+        validate_cards(with_decoys(["Lyon", 3]))
+    with raises(f"decoy 1 is {MAX_ANSWER_LEN + 1} characters long; the limit is {MAX_ANSWER_LEN}"):
+        validate_cards(with_decoys(["x" * (MAX_ANSWER_LEN + 1)]))
+    with raises(f"has {MAX_DECOYS + 1} decoys; the limit is {MAX_DECOYS}"):
+        validate_cards(with_decoys([f"d{k}" for k in range(MAX_DECOYS + 1)]))
+    with raises("decoy 1 is empty"):
+        validate_cards(with_decoys([" "]))
+
+
+def test_csv_decoys_column_is_split_on_bars() -> None:
+    data = b"question,answers,decoys\nQ1?,a,x|y\nQ2?,b,\nQ3?,c,z\nQ4?,d,\n"
+    cards = parse_pack(data, "p.csv")
+    assert cards[0][0]["d"] == ["x", "y"] and "d" not in cards[0][1] and cards[0][2]["d"] == ["z"]

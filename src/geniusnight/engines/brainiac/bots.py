@@ -2,12 +2,14 @@
 
 A bot decides from its own seat's view, except that "knowing" an answer is simulated: when
 it is meant to answer right it writes one of the accepted answers. A wrong answer (an IDIOT's,
-or an honest bot's miss) is on topic, the guess a person would make: for a number question a
-nearby number as round as the answer ("1908" for 1912, "200000" for 300000); otherwise, the
-answer of the pack question most like the asked one, by shared content words (weighted by how
-rare they are, triple for the first three, which name the kind of answer wanted) and, in the
-built-in bank, the same category (a random one of the best three). It is checked so that the
-judge really rules it wrong.
+or an honest bot's miss) is on topic, the guess a person would make: one of the question's own
+decoys (``"d"`` in the pack) when it has any; else for a number question a nearby number as
+round as the answer ("1908" for 1912, "200000" for 300000); for "What does X stand for?" the
+right expansion with one word changed for another of the same initial; otherwise the answer of
+the pack question most like the asked one: of the same kind (the noun after "which"/"what",
+"type of" ..., or a person for "who"), then by shared content words (weighted by how rare they
+are, triple for the first three) and, in the built-in bank, the same category (a random one of
+the best three). It is checked so that the judge really rules it wrong.
 
 - ``random``: trades half the time, asks any unasked question, answers right half the time
   as a Brainiac (never as an IDIOT, who must answer wrong), confirms the engine's verdicts
@@ -30,14 +32,15 @@ from importlib import resources
 from typing import Any, NamedTuple
 
 from ..base import Rng
-from .cards import IDIOT, State, card_count, card_questions
-from .judge import judge, normalise
+from .cards import IDIOT, State, card_count, card_questions, question_decoys
+from .judge import asks_for_person, judge, normalise
 from .rules import accepted_answers
 from .view import seat_view, shared_view
 
 RIGHT_BY_LEVEL = (0.85, 0.65, 0.45, 0.25)
 FRAME_WEIGHT = 3.0  # a shared answer kind ("which painter") counts triple
 CATEGORY_BONUS = 4.0  # built-in bank: a question of the same category, as much as a rare shared word
+KIND_BONUS = 20.0  # a question asking for the same kind of answer (a country, a drink, a person) beats any words
 
 
 def choose(state: State, seat: int, bot: str, seed: int) -> dict[str, Any]:
@@ -71,16 +74,21 @@ def _answer(state: State, right: bool, rng: Rng) -> str:
     accepted = accepted_answers(state)
     if right:
         return rng.choice(accepted)
-    question = card_questions(state, state["hand"][state["genius"]])[state["question"]][0]
-    return wrong_answer(state, question, accepted, rng)
+    card, index = state["hand"][state["genius"]], state["question"]
+    question = card_questions(state, card)[index][0]
+    return wrong_answer(state, question, accepted, rng, question_decoys(state, card, index))
 
 
-def wrong_answer(state: State, question: str, accepted: list[str], rng: Rng) -> str:
-    """A wrong answer to ``question`` that a person might give (checked with the judge)."""
+def wrong_answer(state: State, question: str, accepted: list[str], rng: Rng, decoys: list[str] | None = None) -> str:
+    """A wrong answer to ``question`` that a person might give, checked with the judge: one of
+    its ``decoys`` (in random order) when the pack gives any, else :func:`_near_misses`."""
+    for guess in rng.shuffled(decoys or []):
+        if not judge(guess, accepted, question):
+            return guess
     entries = _index(state).entries
     fallback = [rng.choice(entries)[3] for _ in range(8)]  # for a question like no other
     for guess in [*_near_misses(state, question, accepted, rng), *fallback]:
-        if not judge(guess, accepted):
+        if not judge(guess, accepted, question):
             return guess
     return "I don't know"
 
@@ -95,26 +103,50 @@ def _near_misses(state: State, question: str, accepted: list[str], rng: Rng) -> 
         return [f"{head}{n}{tail}" for n in _nearby(int(digits), rng)]
     index = _index(state)
     entries, idf = index.entries, index.idf
-    words, frame = _stems(question), _frame(question)
+    words, frame, kind = _stems(question), _frame(question), _kind(question)
     topic = index.topics.get(question)
-    # only the questions that share a word with this one, or its category, can score: look
-    # them up instead of walking the whole pack (which took half of a wrong answer's time)
+    # only the questions that share a word, the kind of answer or the category with this one
+    # can score: look them up instead of walking the whole pack
     near = set(index.topic_questions.get(topic, ())) if topic is not None else set()
     for word in words:
         near.update(index.word_questions.get(word, ()))
+    for k in kind:
+        near.update(index.kind_questions.get(k, ()))
     scored = []
     for i in sorted(near):  # in the pack's order, as ties are ranked
-        q, stems, q_frame, answer, numeric, category = entries[i]
+        q, stems, q_frame, answer, numeric, category, q_kind = entries[i]
         same = topic is not None and category == topic
         if q == question or numeric:
             continue
         overlap = sum(idf[w] for w in words & stems) + FRAME_WEIGHT * sum(idf[w] for w in frame & q_frame)
-        scored.append((overlap + (CATEGORY_BONUS if same else 0.0), answer))
+        bonus = (CATEGORY_BONUS if same else 0.0) + (KIND_BONUS if kind & q_kind else 0.0)
+        scored.append((overlap + bonus, answer))
     scored.sort(key=lambda t: -t[0])
     ranked = [a for _, a in scored]
     head = ranked[:3]
     rng.shuffle(head)
-    return head + ranked[3:]
+    return _expansions(question, accepted[0], index, rng) + head + ranked[3:]
+
+
+_STANDS_FOR = re.compile(r"\bstands? for\b", re.IGNORECASE)
+
+
+def _expansions(question: str, answer: str, index: Index, rng: Rng) -> list[str]:
+    """For "What does X stand for?": the right expansion with one word changed for a word of
+    the same initial from another expansion of the pack ("Artificial Identity" for AI), or
+    nothing."""
+    words = answer.split()
+    if not _STANDS_FOR.search(question) or len(words) < 2:
+        return []
+    out = []
+    for i in rng.shuffled(list(range(len(words)))):
+        initial = words[i][:1].casefold()
+        others = [w for w in index.answer_words.get(initial, ()) if w.casefold() != words[i].casefold()]
+        if others:
+            word = rng.choice(others)
+            word = word.capitalize() if words[i][:1].isupper() else word.lower()
+            out.append(" ".join([*words[:i], word, *words[i + 1 :]]))
+    return out
 
 
 def _nearby(n: int, rng: Rng) -> list[int]:
@@ -156,15 +188,57 @@ def _frame(text: str) -> frozenset[str]:
     return frozenset(_words(text)[:3])
 
 
-Entry = tuple[str, frozenset[str], frozenset[str], str, bool, str | None]
+# words that end the noun after "which"/"what" (a verb, an article, a preposition)
+_KIND_STOP = frozenset(
+    {
+        *("is", "was", "are", "were", "do", "does", "did", "has", "have", "had", "can", "could", "would"),
+        *("will", "the", "a", "an", "of", "in", "on", "to", "from", "for", "by", "with", "that", "at"),
+        *("built", "made", "wrote", "won", "became", "gave", "took", "lies", "flows", "carry", "carries"),
+    }
+)
+_KIND_SKIP = frozenset({"the", "a", "an", "of", "for", "name", "term", "word", "called", "most", "main", "only"})
+
+
+def _kind(question: str) -> frozenset[str]:
+    """The kind of answer ``question`` wants, as word stems: ``{"person"}`` for a person, else
+    the noun after "which"/"what" ("which programming language" -> programming, language;
+    "what type of animal" -> animal; "what is the largest planet" -> planet), or nothing.
+
+    >>> sorted(_kind("In which country did cricket begin?")), sorted(_kind("Who painted it?"))
+    (['count'], ['person'])
+    """
+    if asks_for_person(question):
+        return frozenset({"person"})
+    w = re.findall(r"[a-z]+", question.casefold())
+    at = next((i for i, x in enumerate(w) if x in ("which", "what")), None)
+    if at is None:
+        return frozenset()
+    rest = w[at + 1 :]
+    if rest[1:2] == ["of"] and rest[0] in ("type", "kind", "sort", "breed", "species"):
+        return frozenset(x[:5] for x in rest[2:3])
+    if rest[:1] and rest[0] in ("is", "was", "are", "were"):
+        # "what is the name of the galaxy ...", "what is the largest planet ..."
+        noun = next((x for x in rest[1:7] if x not in _KIND_SKIP and not x.endswith("est")), None)
+        return frozenset({noun[:5]}) if noun and noun not in _KIND_STOP else frozenset()
+    kind: list[str] = []
+    for x in rest[:2]:
+        if x in _KIND_STOP or x.endswith("ed"):
+            break
+        kind.append(x[:5])
+    return frozenset(kind)
+
+
+Entry = tuple[str, frozenset[str], frozenset[str], str, bool, str | None, frozenset[str]]
 
 
 class Index(NamedTuple):
-    entries: list[Entry]  # (question, stems, frame, canonical answer, is it a number, category)
+    entries: list[Entry]  # (question, stems, frame, canonical answer, is it a number, category, kind)
     idf: dict[str, float]  # each stem's inverse document frequency
     word_questions: dict[str, list[int]]  # stem -> the entries that hold it, in order
     topic_questions: dict[str, list[int]]  # category -> its entries, in order
     topics: dict[str, str | None]  # question -> the category of its first entry
+    kind_questions: dict[str, list[int]]  # kind stem -> the entries asking for that kind
+    answer_words: dict[str, list[str]]  # initial -> the words of 4+ letters of the pack's expansions
 
 
 def _index(state: State) -> Index:
@@ -184,19 +258,30 @@ def _builtin_index() -> Index:
 
 
 def _build_index(questions: list[tuple[str, list[str], str | None]]) -> Index:
-    entries = [(q, _stems(q), _frame(q), a[0], _NUMBER.fullmatch(a[0].strip()) is not None, c) for q, a, c in questions]
+    entries = [
+        (q, _stems(q), _frame(q), a[0], _NUMBER.fullmatch(a[0].strip()) is not None, c, _kind(q))
+        for q, a, c in questions
+    ]
     df = Counter(w for _, stems, *_ in entries for w in stems)
     word_questions: dict[str, list[int]] = {}
     topic_questions: dict[str, list[int]] = {}
+    kind_questions: dict[str, list[int]] = {}
     topics: dict[str, str | None] = {}
-    for i, (q, stems, _, _, _, category) in enumerate(entries):
+    answer_words: dict[str, list[str]] = {}
+    for i, (q, stems, _, answer, _, category, kind) in enumerate(entries):
         for w in stems:
             word_questions.setdefault(w, []).append(i)
+        for k in kind:
+            kind_questions.setdefault(k, []).append(i)
         if category is not None:
             topic_questions.setdefault(category, []).append(i)
         topics.setdefault(q, category)
+        for word in re.findall(r"[A-Za-z]{4,}", answer) if _STANDS_FOR.search(q) else ():
+            same = answer_words.setdefault(word[0].casefold(), [])
+            if word not in same:
+                same.append(word)
     idf = {w: math.log(len(entries) / n) for w, n in df.items()}
-    return Index(entries, idf, word_questions, topic_questions, topics)
+    return Index(entries, idf, word_questions, topic_questions, topics, kind_questions, answer_words)
 
 
 def _suspect(view: dict[str, Any], seat: int, targets: list[int], rng: Rng) -> int | None:

@@ -63,5 +63,18 @@ def card_questions(state: State, card: int) -> list[tuple[str, list[str]]]:
     return [(q, list(a)) for q, a in card_entries(state["cards"], card)]
 
 
+@lru_cache(maxsize=1)
+def _builtin_decoys() -> tuple[tuple[tuple[str, ...], ...], ...]:
+    return tuple(tuple(tuple(q.get("d", ())) for q in card) for card in packs.load_builtin_cards())
+
+
+def question_decoys(state: State, card: int, index: int) -> list[str]:
+    """The decoys (plausible wrong answers, ``"d"``) of question ``index`` of trivia card
+    ``card``; empty where the pack gives none. Only the bots read them, never a view."""
+    if state["cards"] is None:
+        return list(_builtin_decoys()[card][index])
+    return list(state["cards"][card][index].get("d", ()))
+
+
 def card_count(state: State) -> int:
     return len(_builtin()) if state["cards"] is None else len(state["cards"])

@@ -1,7 +1,8 @@
 """Question packs for Brainiac or IDIOT!: the built-in bank and host-uploaded packs.
 
 A *card* is a list of exactly four questions, easy to hard; a *question* is
-``{"q": text, "a": [accepted answers, canonical first]}``. Everything here returns cards in
+``{"q": text, "a": [accepted answers, canonical first]}``, with ``"d": [decoys]`` when the pack
+gives plausible wrong answers (what the bots bluff with). Everything here returns cards in
 that normalised shape, freshly built, so callers may keep or change them freely.
 
 - :func:`load_builtin_cards` - the 180 built-in cards (``data/questions.json``).
@@ -32,6 +33,7 @@ __all__ = [
     "MAX_ANSWERS",
     "MAX_ANSWER_LEN",
     "MAX_CARDS",
+    "MAX_DECOYS",
     "MAX_PACK_BYTES",
     "MAX_QUESTION_LEN",
     "QUESTIONS_PER_CARD",
@@ -46,6 +48,7 @@ MAX_CARDS = 2000
 MAX_QUESTION_LEN = 300
 MAX_ANSWER_LEN = 100
 MAX_ANSWERS = 20
+MAX_DECOYS = 10
 MAX_PACK_BYTES = 1024 * 1024
 
 Card = list[dict[str, Any]]
@@ -110,7 +113,30 @@ def _validate_question(raw: object, where: str) -> dict[str, Any]:
         text = _clean_text(a, where, f"answer {k}", MAX_ANSWER_LEN)
         if text not in answers:  # repeats add nothing; keep the first (canonical) order
             answers.append(text)
-    return {"q": q, "a": answers}
+    question: dict[str, Any] = {"q": q, "a": answers}
+    if "d" in raw:
+        decoys = _validate_decoys(raw["d"], where, answers)
+        if decoys:
+            question["d"] = decoys
+    return question
+
+
+def _validate_decoys(raw: object, where: str, answers: list[str]) -> list[str]:
+    """The optional ``"d"``: plausible wrong answers, a list of at most ``MAX_DECOYS`` texts of
+    at most ``MAX_ANSWER_LEN`` characters. Repeats and decoys that are an accepted answer
+    (ignoring case) are dropped."""
+    if not isinstance(raw, list):
+        kind = "one text" if isinstance(raw, str) else _type_name(raw)
+        raise PackError(f'{where}: the decoys "d" must be a list of wrong answers, not {kind}.')
+    if len(raw) > MAX_DECOYS:
+        raise PackError(f"{where}: has {len(raw)} decoys; the limit is {MAX_DECOYS}.")
+    right = {a.casefold() for a in answers}
+    decoys: list[str] = []
+    for k, d in enumerate(raw, 1):
+        text = _clean_text(d, where, f"decoy {k}", MAX_ANSWER_LEN)
+        if text.casefold() not in right and text not in decoys:
+            decoys.append(text)
+    return decoys
 
 
 def validate_cards(cards: object) -> list[Card]:
@@ -170,19 +196,21 @@ def _validate_cards(cards: object, lines: list[list[int]] | None) -> list[Card]:
 
 
 @lru_cache(maxsize=1)
-def _builtin() -> tuple[tuple[tuple[str, tuple[str, ...]], ...], ...]:
-    """The built-in bank, parsed and validated once, frozen so the cache cannot be altered."""
+def _builtin() -> tuple[tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...], ...]:
+    """The built-in bank, parsed and validated once, frozen so the cache cannot be altered:
+    (question, accepted answers, decoys) by card."""
     raw = resources.files(__name__.rpartition(".")[0]).joinpath("data").joinpath("questions.json").read_bytes()
     cards = parse_pack(raw, "questions.json")
-    return tuple(tuple((q["q"], tuple(q["a"])) for q in card) for card in cards)
+    return tuple(tuple((q["q"], tuple(q["a"]), tuple(q.get("d", ()))) for q in card) for card in cards)
 
 
 def load_builtin_cards() -> list[Card]:
-    """The built-in cards in file order, each a list of 4 ``{"q": str, "a": [str, ...]}``.
+    """The built-in cards in file order, each a list of 4 ``{"q": str, "a": [str, ...]}``
+    (with ``"d": [str, ...]`` where the bank gives decoys).
 
     Parsed once and cached; every call returns fresh lists, so callers may change them.
     """
-    return [[{"q": q, "a": list(a)} for q, a in card] for card in _builtin()]
+    return [[{"q": q, "a": list(a), **({"d": list(d)} if d else {})} for q, a, d in card] for card in _builtin()]
 
 
 # --------------------------------------------------------------------------- uploaded packs
@@ -233,12 +261,13 @@ def _parse_json(text: str, name: str) -> list[Card]:
     return validate_cards(doc)
 
 
-_CSV_COLUMNS = ("card", "level", "question", "answers")
+_CSV_COLUMNS = ("card", "level", "question", "answers", "decoys")
 
 
 def _parse_csv(text: str, name: str) -> list[Card]:
     """CSV: header row naming ``question`` and ``answers`` (``|`` between answers), and
-    optionally ``card`` (rows sharing a value form one card) and ``level`` (1-4, easy to hard).
+    optionally ``card`` (rows sharing a value form one card), ``level`` (1-4, easy to hard) and
+    ``decoys`` (wrong answers for the bots, ``|`` between them).
     Without ``card``, every 4 consecutive rows form a card. Other columns are ignored.
     """
     reader = csv.reader(io.StringIO(text, newline=""))
@@ -269,8 +298,8 @@ def _parse_csv(text: str, name: str) -> list[Card]:
     if not rows:
         raise PackError(f"{name} has a header but no questions.")
 
-    # One record per row: (line, card label, level or None, question, answers)
-    records: list[tuple[int, str | None, int | None, str, list[str]]] = []
+    # One record per row: (line, card label, level or None, question, answers, decoys)
+    records: list[tuple[int, str | None, int | None, str, list[str], list[str]]] = []
     for line, row in rows:
         if len(row) != len(header):
             raise PackError(
@@ -287,11 +316,12 @@ def _parse_csv(text: str, name: str) -> list[Card]:
                 raise PackError(f"{name}: line {line}: level must be 1, 2, 3 or 4 (easy to hard), not {raw_level!r}.")
             level = int(raw_level)
         answers = [a.strip() for a in row[col_index["answers"]].split("|") if a.strip()]
-        records.append((line, label, level, row[col_index["question"]], answers))
+        decoys = [d.strip() for d in row[col_index["decoys"]].split("|") if d.strip()] if "decoys" in col_index else []
+        records.append((line, label, level, row[col_index["question"]], answers, decoys))
 
-    groups: list[list[tuple[int, str | None, int | None, str, list[str]]]] = []
+    groups: list[list[tuple[int, str | None, int | None, str, list[str], list[str]]]] = []
     if "card" in col_index:
-        by_label: dict[str | None, list[tuple[int, str | None, int | None, str, list[str]]]] = {}
+        by_label: dict[str | None, list[tuple[int, str | None, int | None, str, list[str], list[str]]]] = {}
         for rec in records:
             if rec[1] not in by_label:
                 by_label[rec[1]] = []
@@ -325,7 +355,7 @@ def _parse_csv(text: str, name: str) -> list[Card]:
                     f"found {', '.join(str(n) for n in (rec[2] for rec in group))}."
                 )
             group = sorted(group, key=lambda rec: rec[2] or 0)
-        cards.append([{"q": rec[3], "a": rec[4]} for rec in group])
+        cards.append([{"q": rec[3], "a": rec[4], **({"d": rec[5]} if rec[5] else {})} for rec in group])
         lines.append([rec[0] for rec in group])
     try:
         return _validate_cards(cards, lines)
