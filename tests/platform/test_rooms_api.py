@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 
 import httpx
+import pytest
 from sqlalchemy import create_engine, text
 
 
@@ -92,6 +93,56 @@ async def test_names_over_32_characters_are_refused(client: httpx.AsyncClient) -
     assert r.status_code == 422 and r.json()["code"] == "bad_name"
     r = await client.post("/api/rooms", json={"game": "count21", "name": "   "})
     assert r.status_code == 422
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["\u200b\u200b\u200b", "\u202eAda", "Ada\u200d", "\u3164", "Ada\ufe0f", "\u2066Ada\u2069", " \u00a0 "],
+)
+async def test_names_with_invisible_or_direction_changing_characters_are_refused(
+    client: httpx.AsyncClient, name: str
+) -> None:
+    r = await client.post("/api/rooms", json={"game": "count21", "name": name})
+    assert r.status_code == 422 and r.json()["code"] == "bad_name"
+
+
+async def test_a_name_is_stored_in_its_plain_form(client: httpx.AsyncClient) -> None:
+    room = await create(client, "\uff28\uff4f\uff53\uff54   of   Night")
+    auth = {"Authorization": f"Bearer {room['token']}"}
+    snap = (await client.get(f"/api/rooms/{room['room_id']}", headers=auth)).json()
+    assert snap["you"]["name"] == "Host of Night"
+
+
+@pytest.mark.parametrize(
+    "name", ["Host", "host", "\uff28\uff4f\uff53\uff54", "H\u043est", "\u0397\u039f\u0405\u03a4", "H o s t"]
+)
+async def test_nobody_may_join_under_a_name_that_looks_like_a_present_members(
+    client: httpx.AsyncClient, name: str
+) -> None:
+    room = await create(client, "Host")
+    invite = room["invite_url"].rsplit("/", 1)[1]
+    client.cookies.clear()
+    r = await client.post(f"/api/join/{invite}", json={"name": name})
+    assert r.status_code == 409 and r.json()["code"] == "name_taken"
+    auth = {"Authorization": f"Bearer {room['token']}"}
+    r = await client.post(f"/api/rooms/{room['room_id']}/bots", json={"name": name}, headers=auth)
+    assert r.status_code == 409 and r.json()["code"] == "name_taken"
+
+
+async def test_names_of_any_script_that_look_like_nobody_present_are_welcome(client: httpx.AsyncClient) -> None:
+    room = await create(client, "Host")
+    invite = room["invite_url"].rsplit("/", 1)[1]
+    for name in ["José", "Zoë", "Анна", "李雷", "Hostess", "Ada"]:
+        client.cookies.clear()
+        r = await client.post(f"/api/join/{invite}", json={"name": name})
+        assert r.status_code == 200, (name, r.text)
+    client.cookies.clear()
+    # accents do not tell names apart; and a name frees up once its member has left
+    assert (await client.post(f"/api/join/{invite}", json={"name": "Zoe"})).status_code == 409
+    assert (await client.post(f"/api/join/{invite}", json={"name": "Jose"})).status_code == 409
+    auth = {"Authorization": f"Bearer {room['token']}"}
+    assert (await client.delete(f"/api/rooms/{room['room_id']}/seats/1", headers=auth)).status_code == 200
+    assert (await client.post(f"/api/join/{invite}", json={"name": "Jose"})).status_code == 200
 
 
 async def test_unknown_game_and_bad_options_are_refused(client: httpx.AsyncClient) -> None:
