@@ -213,6 +213,10 @@ def _brainiac_conceal(state: Any, seat: int | None, rng: random.Random) -> Any:
             old, new = s["identity"][p], s["whoami"][k]
             s["identity"][p], s["whoami"][k] = new, old
             s["whoami_idiots_dealt"] += (new == IDIOT) - (old == IDIOT)
+        if s.get("genius_card") is not None and s["whoami"]:  # set aside, unseen by everyone
+            k = rng.randrange(len(s["whoami"]))
+            old, s["genius_card"], s["whoami"][k] = s["genius_card"], s["whoami"][k], s["genius_card"]
+            s["whoami_idiots_dealt"] += (s["genius_card"] == IDIOT) - (old == IDIOT)
         if phase in ("ask", "answer"):
             for p in range(n):
                 if p != seat and s["answers"][p] is not None:

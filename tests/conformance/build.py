@@ -1293,7 +1293,8 @@ def brainiac_cases() -> list[Case]:
     c.judge({"2": False})
     c.check(c.view["scores"] == [0, 2, 0] and c.view["accuser"] == 0, "seat 2 wrong")
 
-    # accusations and scoring (whoami dealt from the Genius's left: round 1, Genius 0 -> seats 1, 2, 3)
+    # accusations and scoring (whoami dealt from the Genius's left: round 1, Genius 0 -> seats 1, 2, 3,
+    # then the Genius's own card, set aside)
     c = case(
         "accusations-in-order-from-the-genius",
         "Accusations: in order from the Genius round the table, one wrong answerer or no one; never "
@@ -1427,20 +1428,27 @@ def brainiac_cases() -> list[Case]:
     # rounds, identities, end
     c = case(
         "whoami-dealt-from-the-geniuses-left",
-        "Identities: each round every player but the Genius gets the next WHOAMI card, starting left of the Genius",
+        "Identities: each round every player gets the next WHOAMI card, starting left of the Genius; the "
+        "Genius's own card is set aside unseen and turned over at the scoring",
         3,
-        [I, B, B, I, B, I] * 10,
+        [I, B, I, I, B, I] * 10,
     )
     c.keep_all()
     c.check(
         c.seat_view(1)["identity"] == I and c.seat_view(2)["identity"] == B and c.seat_view(0)["identity"] is None,
         "round 1",
     )
+    c.check(c.view["whoami"]["left"] == 57 and c.view["whoami"]["idiots_seen"] == 0, "3 dealt, the Genius's unseen")
     c.steps[-1]["view_of"] = 1
     c.steps[-1]["view"]["identity"] = I
+    c.steps[-1]["view"]["whoami"] = c.view["whoami"]
     for _ in range(2):
         c.wrong_round()
-    c.check(c.view["scores"] == [3, 3, 0], "round 1: seat 1 IDIOT +3; round 2 (Genius 1): seat 2 B, seat 0 IDIOT +3")
+    c.check(
+        c.view["history"][0]["genius_card"] == I and c.view["history"][1]["genius_card"] == I,
+        "the Geniuses' cards, turned over",
+    )
+    c.check(c.view["scores"] == [0, 3, 3], "round 1: seat 1 IDIOT +3; round 2 (Genius 1): seat 2 IDIOT +3, seat 0 B")
     c = case(
         "whoami-reshuffles-after-the-last-idiot",
         "Identities: once every IDIOT card of the deck has been revealed the deck comes back together "
@@ -1454,14 +1462,15 @@ def brainiac_cases() -> list[Case]:
         c.wrong_round()
         c.steps[-1]["view"]["whoami"] = c.view["whoami"]
         left.append(c.view["whoami"]["left"])
-    # 2 cards a round, counted after the next round's deal; the second IDIOT is dealt in round
-    # 3, so after it all 8 come back before round 4's deal (without that: 0 left)
-    c.check(left == [4, 2, 6], f"whoami left {left}")
+    # 3 cards a round (the Genius's too), counted after the next round's deal; the second IDIOT
+    # is dealt in round 2, so after it all 8 come back before round 3's deal (without that: 0
+    # left after round 3's deal)
+    c.check(left == [2, 5, 2], f"whoami left {left}")
     c = case(
         "whoami-running-short-reshuffles",
         "Identities: before a deal, if fewer cards remain than the deal needs, all cards come back together",
         3,
-        [B, B, B],
+        [B, B, B, B],
     )
     c.keep_all()
     left = []
@@ -1469,7 +1478,7 @@ def brainiac_cases() -> list[Case]:
         c.wrong_round()
         c.steps[-1]["view"]["whoami"] = c.view["whoami"]
         left.append(c.view["whoami"]["left"])
-    c.check(left == [1, 1], "3 cards, 2 a deal: 1 left is too few, so all 3 come back first")
+    c.check(left == [1, 1], "4 cards, 3 a deal (one per player): 1 left is too few, so all 4 come back first")
 
     c = case(
         "readout-and-accuse-order-from-the-genius",

@@ -86,7 +86,7 @@ def check_conservation(state: dict[str, Any]) -> None:
     assert state["whoami_idiots_dealt"] == every.count(IDIOT) - deck.count(IDIOT)
     if state["phase"] in ("ask", "answer", "judge", "accuse"):
         assert sum(1 for x in state["identity"] if x is not None) == n - 1
-        assert state["identity"][state["genius"]] is None
+        assert state["identity"][state["genius"]] is None and state["genius_card"] is not None
     assert all(x >= 0 for x in state["scores"])
 
 

@@ -106,13 +106,17 @@ def test_each_player_is_genius_twice_or_three_times_with_three_players(players: 
 # --- identities --------------------------------------------------------------------------
 
 
-def test_whoami_cards_are_dealt_from_the_genius_left_from_the_deck_front() -> None:
-    s = new(4, whoami=[I, B, B, B, I, B] + [B] * 10, first_genius=1)
-    # Genius 1: seats 2, 3, 0 get I, B, B
-    assert s["identity"] == [B, None, I, B]
+def test_whoami_cards_are_dealt_to_every_player_from_the_genius_left_the_geniuses_set_aside() -> None:
+    s = new(4, whoami=[I, B, B, I, B, I, B, B] + [B] * 10, first_genius=1)
+    # Genius 1: seats 2, 3, 0 get I, B, B; the Genius's card (I) is set aside, seen by no one
+    assert s["identity"] == [B, None, I, B] and s["genius_card"] == I
+    assert all(E.view(s, seat)["identity"] == s["identity"][seat] for seat in range(4))
+    assert I not in str([E.view(s, seat)["identity"] for seat in (1, None)])
     s = play_round(s)
-    # Genius 2: seats 3, 0, 1 get B, I, B
-    assert s["identity"] == [I, B, None, B]
+    # the set-aside card is turned over with the others at the scoring
+    assert s["history"][-1]["identities"] == [B, None, I, B] and s["history"][-1]["genius_card"] == I
+    # Genius 2: seats 3, 0, 1 get B, I, B; the Genius's card is B
+    assert s["identity"] == [I, B, None, B] and s["genius_card"] == B
 
 
 def test_default_whoami_deck_is_12_idiots_and_48_brainiacs() -> None:
@@ -132,31 +136,33 @@ def test_every_seat_sees_only_its_own_identity() -> None:
 
 
 def test_whoami_deck_is_reshuffled_after_the_round_in_which_the_last_idiot_is_revealed() -> None:
-    # 2 IDIOTs in a 12-card deck; both are dealt in round 2 and revealed at its scoring
-    deck = [B, B, B, I, I, B, B, B, B, B, B, B]
+    # 2 IDIOTs in a 12-card deck: the first is the Genius's set-aside card of round 1, the
+    # second is dealt in round 2 and revealed at its scoring
+    deck = [B, B, B, I, B, I, B, B, B, B, B, B]
     s = new(4, whoami=deck)
-    s = play_round(s)  # round 1 scored; round 2 dealt: seats 2, 3, 0 get I, I, B
-    assert s["identity"] == [B, None, I, I] and s["whoami_idiots_dealt"] == 2 and s["whoami_shuffles"] == 0
+    assert s["genius_card"] == I and s["whoami_idiots_dealt"] == 1
+    s = play_round(s)  # round 1 scored; round 2 dealt: seats 2, 3, 0 get B, I, B; Genius 1 B
+    assert s["identity"] == [B, None, B, I] and s["whoami_idiots_dealt"] == 2 and s["whoami_shuffles"] == 0
     s = play_round(s)
     # shuffle false: the deck comes back in the given order; round 3 is dealt from its front
-    assert s["whoami_shuffles"] == 1 and s["whoami"] == deck[3:]
-    assert s["identity"] == [B, B, None, B]
+    assert s["whoami_shuffles"] == 1 and s["whoami"] == deck[4:]
+    assert s["identity"] == [B, B, None, B] and s["genius_card"] == I
 
 
 def test_whoami_deck_is_reshuffled_when_too_few_cards_remain_for_a_deal() -> None:
-    s = new(4, whoami=[B] * 5)
+    s = new(4, whoami=[B] * 6)  # a deal is 4 cards, one per player
     assert len(s["whoami"]) == 2
     s = play_round(s)
     assert s["whoami_shuffles"] == 1 and len(s["whoami"]) == 2
 
 
 def test_idiots_seen_counts_revealed_idiot_cards_since_the_last_shuffle() -> None:
-    s = new(4, whoami=[I, B, I, I] + [B] * 20)
-    assert E.view(s, 0)["whoami"]["idiots_seen"] == 0
+    s = new(4, whoami=[I, B, I, I, B, B, I, B] + [B] * 20)
+    assert E.view(s, 0)["whoami"]["idiots_seen"] == 0  # the Genius's set-aside IDIOT is unseen
     s = play_round(s, correct={1})  # seat 1 is an IDIOT who answers right: revealed at once
-    assert s["history"][-1]["identities"] == [None, I, B, I]
-    # round 2: seat 2 holds the third IDIOT, still hidden
-    assert s["identity"][2] == I and E.view(s, 0)["whoami"]["idiots_seen"] == 2
+    assert s["history"][-1]["identities"] == [None, I, B, I] and s["history"][-1]["genius_card"] == I
+    # round 2: seat 0 holds the fourth IDIOT, still hidden
+    assert s["identity"][0] == I and E.view(s, 1)["whoami"]["idiots_seen"] == 3
 
 
 # --- asking ------------------------------------------------------------------------------
@@ -504,7 +510,7 @@ def test_with_every_card_used_up_cards_come_back_with_all_questions_askable() ->
         ({"cards": [[{"q": "Q?", "a": "x"}]]}, "every card needs exactly 4"),
         ({"cards": make_cards(7)}, "needs at least 8"),
         ({"whoami": ["idiot", "genius"]}, "whoami"),
-        ({"whoami": ["idiot"]}, "at least 3"),
+        ({"whoami": ["idiot"] * 3}, "at least 4 cards \\(one per player\\)"),
         ({"first_genius": 4}, "no seat 4"),
         ({"first_genius": "1"}, "seat number"),
         ({"shuffle": "yes"}, "true or false"),
@@ -661,7 +667,7 @@ def test_results_phase_timeout_starts_the_next_round() -> None:
 
 def test_results_phase_does_not_show_the_next_secret() -> None:
     # round 2's WHOAMI cards (from seat 2 on: idiot, brainiac, brainiac) are not dealt yet
-    s = round_played(new(4, whoami=[B, B, B, I, B, B] + [B] * 10))
+    s = round_played(new(4, whoami=[B, B, B, B, I, B, B] + [B] * 10))
     for seat in (0, 1, 2, 3, None):
         v = E.view(s, seat)
         assert v["identity"] is None and v["revealed"] is None and v["question"] is None

@@ -291,7 +291,8 @@ def _suspect(view: dict[str, Any], seat: int, targets: list[int], rng: Rng) -> i
         return None
     w = view["whoami"]
     unseen_idiots = w["idiots_total"] - w["idiots_seen"]
-    unseen_cards = w["left"] + sum(1 for p, r in enumerate(view["revealed"]) if r is None and p != view["genius"])
+    # the deck, the unrevealed answerers' cards and the Genius's card set aside
+    unseen_cards = w["left"] + sum(1 for p, r in enumerate(view["revealed"]) if r is None and p != view["genius"]) + 1
     if view["identity"] == IDIOT:
         unseen_idiots -= 1  # its own card is seen by itself
     if view["identity"] is not None:

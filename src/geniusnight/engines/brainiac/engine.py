@@ -120,11 +120,11 @@ class BrainiacEngine:
             )
             assert isinstance(whoami, list)
             check(len(whoami) <= MAX_WHOAMI, "bad_option", f"Option 'whoami' holds at most {MAX_WHOAMI} cards.")
-            need = (players if players is not None else 3) - 1
+            need = players if players is not None else 3
             check(
                 len(whoami) >= need,
                 "bad_option",
-                f"Option 'whoami' needs at least {need} cards (one per player but the Genius).",
+                f"Option 'whoami' needs at least {need} cards (one per player).",
             )
             whoami = list(whoami)
         return {"cards": cards, "whoami": whoami, "shuffle": shuffle, "first_genius": first}

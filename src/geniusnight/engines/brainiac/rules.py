@@ -75,6 +75,7 @@ def new_game(
     s["whoami_idiots_dealt"] = 0
     s["whoami_shuffles"] = 0
     s["identity"] = [None] * players
+    s["genius_card"] = None  # the WHOAMI card dealt to the Genius, set aside unseen
     s["revealed"] = [False] * players
     _clear_round(s, players)
     s["rng"] = rng.state
@@ -386,15 +387,17 @@ def _start_round(s: State) -> None:
         # a Genius whose card is used up (only on a long tie) takes a new one
         s["discard"] = [*s["discard"], s["hand"][g]]
         s["hand"][g] = _draw_card(s)
-    if len(s["whoami"]) < n - 1:
+    if len(s["whoami"]) < n:
         _reshuffle_whoami(s)
     s["identity"] = [None] * n
     s["revealed"] = [False] * n
-    dealt, s["whoami"] = s["whoami"][: n - 1], s["whoami"][n - 1 :]
-    for p, card in zip(seats_from(g + 1, n)[: n - 1], dealt, strict=True):
+    # every player gets a card, from the Genius's left round to the Genius, whose card is set
+    # aside unseen (the Genius does not answer) and turned over with the others at scoring
+    dealt, s["whoami"] = s["whoami"][:n], s["whoami"][n:]
+    for p, card in zip(seats_from(g + 1, n)[: n - 1], dealt, strict=False):
         s["identity"][p] = card
-        if card == IDIOT:
-            s["whoami_idiots_dealt"] += 1
+    s["genius_card"] = dealt[-1]
+    s["whoami_idiots_dealt"] += dealt.count(IDIOT)
     _clear_round(s, n)
     s["phase"] = "ask"
 
@@ -528,6 +531,7 @@ def _score(s: State) -> None:
             "overrides": list(s["overrides"]),
             "verdicts": list(s["verdicts"]),
             "identities": list(s["identity"]),
+            "genius_card": s["genius_card"],
             # no move changes an accusation or a score item once made: the record shares them
             "accusations": list(s["accusations"]),
             "changes": changes,

@@ -247,5 +247,6 @@ def idiots_seen(s: State) -> int:
     dealt = s["whoami_idiots_dealt"]
     if s["phase"] in ("ask", "answer", "judge", "accuse"):
         hidden = sum(1 for p in range(s["players"]) if s["identity"][p] == IDIOT and not s["revealed"][p])
+        hidden += s["genius_card"] == IDIOT  # set aside unseen until the scoring
         return int(dealt - hidden)
     return int(dealt)

@@ -58,6 +58,12 @@ REDIS_CONNECTIONS = 64  # per process
 REDIS_WAIT = 10.0  # seconds a command may wait for a free connection
 MESSAGE_EVENTS = 256  # events one bus message holds at most
 MAX_OUTBOX = 100_000  # events waiting for Redis before they are dropped (memory stays bounded)
+# Without Redis a process keeps serving its own rooms (docs/deploy.md, "Redis"): a command
+# gives up after this long, and the subscription is tried again after a backoff that grows
+# from the first to the second figure
+REDIS_COMMAND_SECONDS = 2.0
+REDIS_BACKOFF = (0.5, 30.0)
+CLOSED_MESSAGE = "This room was closed."  # a closure another process announced while Redis was away
 
 
 class TokenBucket:
@@ -504,6 +510,8 @@ class Hub:
 class Bus:
     """Delivers events to every process's hub. This one: only the local process."""
 
+    connected = True  # events reach every process (always: this one is the only one)
+
     def __init__(self, hub: Hub) -> None:
         self.hub = hub
 
@@ -554,7 +562,13 @@ class RedisBus(Bus):
 
         # a blocking pool: a burst of moves committed together publishes at once, and a
         # publish that failed for want of a connection would leave other processes a move short
-        pool = redis.BlockingConnectionPool.from_url(url, max_connections=REDIS_CONNECTIONS, timeout=REDIS_WAIT)
+        pool = redis.BlockingConnectionPool.from_url(
+            url,  # redis://, rediss:// (TLS) or unix://; a Sentinel or managed endpoint is one of these
+            max_connections=REDIS_CONNECTIONS,
+            timeout=REDIS_WAIT,
+            socket_connect_timeout=REDIS_COMMAND_SECONDS,  # an unreachable Redis fails fast
+            socket_keepalive=True,
+        )
         self.redis = redis.Redis.from_pool(pool)
         db = int(self.redis.connection_pool.connection_kwargs.get("db", 0) or 0)
         self.channel = f"{CHANNEL}:{db}"
@@ -565,6 +579,8 @@ class RedisBus(Bus):
         self._deliveries: set[asyncio.Task[None]] = set()  # state events being delivered
         self._outbox: list[tuple[Brief, bytes]] = []  # events published here, not yet sent to Redis
         self._sender: asyncio.Task[None] | None = None  # sends the outbox while it holds any
+        self.connected = False  # subscribed to the channel: other processes' events arrive
+        self._publishing = True  # the last publish went through (a failure is logged once)
 
     async def publish(self, event: Event) -> None:
         if isinstance(event, RoomEvent | StartedEvent):
@@ -594,9 +610,15 @@ class RedisBus(Bus):
             while self._outbox:
                 events, self._outbox = self._outbox[:MESSAGE_EVENTS], self._outbox[MESSAGE_EVENTS:]
                 try:
-                    await self.redis.publish(self.channel, pack(self.origin, time.time(), events))
-                except Exception:  # other processes resync from the database on the next event
-                    log.exception("redis publish failed")
+                    message = pack(self.origin, time.time(), events)
+                    await asyncio.wait_for(self.redis.publish(self.channel, message), REDIS_COMMAND_SECONDS)
+                except Exception as e:  # other processes resync from the database on the next event
+                    metrics.REDIS_EVENTS_LOST.inc(len(events))
+                    if self._publishing:
+                        log.warning("redis publish failed (%s); other processes miss these events", _why(e))
+                    self._publishing = False
+                else:
+                    self._publishing = True
         finally:
             self._sender = None
 
@@ -623,20 +645,23 @@ class RedisBus(Bus):
                 pipe.zadd(key, {f"{self.origin}:{m}": now + PRESENCE_TTL for m in local})
                 pipe.expire(key, int(PRESENCE_TTL * 2))
             pipe.zrangebyscore(key, now, "+inf")
-            results = await pipe.execute()
+            results = await asyncio.wait_for(pipe.execute(), REDIS_COMMAND_SECONDS)
             if local:
                 self._written[room_id] = local
             else:
                 self._written.pop(room_id, None)
             self._remember(room_id, results[-1])
-        except Exception:
-            log.exception("redis presence failed for room %s", room_id)
+        except Exception as e:
+            if self.connected:
+                log.warning("redis presence failed for room %s: %s", room_id, _why(e))
 
     async def _read_presence(self, room_id: str) -> None:
         try:
-            self._remember(room_id, await self.redis.zrangebyscore(self._key(room_id), time.time(), "+inf"))
-        except Exception:
-            log.exception("redis presence read failed for room %s", room_id)
+            read = self.redis.zrangebyscore(self._key(room_id), time.time(), "+inf")
+            self._remember(room_id, await asyncio.wait_for(read, REDIS_COMMAND_SECONDS))
+        except Exception as e:
+            if self.connected:
+                log.warning("redis presence read failed for room %s: %s", room_id, _why(e))
 
     def _remember(self, room_id: str, entries: Any) -> None:
         others: set[int] = set()
@@ -659,18 +684,61 @@ class RedisBus(Bus):
     # --- events ------------------------------------------------------------------------
 
     async def _listen(self) -> None:
+        """Subscribe, read, and subscribe again when the connection is lost: after a backoff
+        that doubles up to ``REDIS_BACKOFF[1]``. Meanwhile this process serves its own rooms
+        (moves commit; only other processes' events are missing); once subscribed again it
+        resyncs the rooms it serves from the database (:meth:`_resync`)."""
+        backoff, lost_at = REDIS_BACKOFF[0], None
         while True:
+            pubsub = self.redis.pubsub()
             try:
-                pubsub = self.redis.pubsub()
-                await pubsub.subscribe(self.channel)
+                await asyncio.wait_for(pubsub.subscribe(self.channel), REDIS_COMMAND_SECONDS)
+                self.connected, backoff = True, REDIS_BACKOFF[0]
+                if lost_at is not None:
+                    away = time.monotonic() - lost_at
+                    log.warning("redis is back after %.1f s: resyncing this process's rooms", away)
+                    lost_at = None
+                    await self._resync()
                 async for message in pubsub.listen():
                     if message.get("type") == "message":
                         await self._read(message["data"])
+                raise ConnectionError("the subscription ended")
             except asyncio.CancelledError:
                 raise
+            except Exception as e:
+                self.connected = False
+                if lost_at is None:
+                    lost_at = time.monotonic()
+                    log.error(
+                        "redis unreachable (%s): serving this process's rooms only; other processes' "
+                        "events are missed until it is back",
+                        _why(e),
+                    )
+                await asyncio.sleep(backoff)
+                backoff = min(backoff * 2, REDIS_BACKOFF[1])
+            finally:
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(pubsub.aclose(), REDIS_COMMAND_SECONDS)
+
+    async def _resync(self) -> None:
+        """Redis is back: what other processes published meanwhile was lost. Each room with a
+        socket here reads its room and its current game from the database and sends what its
+        connections miss, as the start of a game does (seats, the room frame, the state, or
+        nothing for a connection that is current)."""
+        for room_id in list(self.hub.rooms):
+            try:
+                snap = await self.hub.room_snapshot(room_id) if self.hub.room_snapshot is not None else None
+                room = snap.room if snap is not None else {}
+                game_id = room.get("game_id")
+                if room.get("status") == "closed":
+                    await self.hub.handle(ClosedEvent(room_id, CLOSED_MESSAGE))
+                elif isinstance(game_id, int):
+                    await self.hub.games.catch_up(game_id)
+                    await self.hub.handle(StartedEvent(room_id, game_id, snap))
+                else:
+                    await self.hub.handle(RoomEvent(room_id, snap))
             except Exception:
-                log.exception("redis subscription lost; reconnecting")
-                await asyncio.sleep(1)
+                log.exception("could not resync room %s", room_id)
 
     async def _read(self, data: Any) -> None:
         """Deliver the events of one bus message (see ``events.pack``) that concern this
@@ -740,7 +808,7 @@ class RedisBus(Bus):
             await self.redis.aclose()
 
     async def ping(self) -> None:
-        await self.redis.ping()
+        await asyncio.wait_for(self.redis.ping(), REDIS_COMMAND_SECONDS)
 
     async def online(self, room_id: str) -> set[int]:
         await self._read_presence(room_id)
@@ -748,7 +816,14 @@ class RedisBus(Bus):
 
     async def claim(self, key: str, seconds: float) -> bool:
         try:
-            return bool(await self.redis.set(f"geniusnight:claim:{key}", self.origin, nx=True, ex=max(1, int(seconds))))
-        except Exception:
-            log.exception("redis claim failed; running the job here")
+            claim = self.redis.set(f"geniusnight:claim:{key}", self.origin, nx=True, ex=max(1, int(seconds)))
+            return bool(await asyncio.wait_for(claim, REDIS_COMMAND_SECONDS))
+        except Exception as e:  # a job run twice is harmless (the same ref is applied once)
+            if self.connected:
+                log.warning("redis claim failed (%s); running the job here", _why(e))
             return True
+
+
+def _why(error: BaseException) -> str:
+    """An exception as one short log field."""
+    return f"{type(error).__name__}: {error}"[:200]
