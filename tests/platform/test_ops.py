@@ -43,7 +43,7 @@ async def test_healthz_and_readyz_answer_when_the_database_does(server: ServerPr
         ready = await c.get("/readyz")
     assert health.status_code == 200 and health.json() == {"ok": True}
     assert ready.status_code == 200
-    assert ready.json() == {"ready": True, "draining": False, "database": "ok"}  # no Redis configured
+    assert ready.json() == {"ready": True, "draining": False, "degraded": False, "database": "ok"}  # no Redis
 
 
 async def test_metrics_need_the_admin_token(server: ServerProcess) -> None:
@@ -91,20 +91,39 @@ async def test_metrics_move_when_a_game_is_played(server: ServerProcess) -> None
     assert value(after, "geniusnight_rooms", status="finished") >= 1
 
 
-async def test_readyz_is_503_when_redis_does_not_answer(tmp_path: Path, db_url: str) -> None:
+async def test_readyz_stays_ready_but_degraded_when_redis_does_not_answer(tmp_path: Path, db_url: str) -> None:
+    """docs/deploy.md, "Redis": without Redis a process still serves its own rooms, so a Redis
+    outage must not take every replica out of the load balancer."""
     from geniusnight.server.app import create_app
     from geniusnight.settings import Settings
 
+    nobody = f"redis://127.0.0.1:{free_port()}/0"
     app = create_app(
-        Settings(env="test", database_url=db_url, redis_url=f"redis://127.0.0.1:{free_port()}/0", extra_engines=[TOY])
+        Settings(env="test", database_url=db_url, redis_url=nobody, extra_engines=[TOY], admin_token="a" * 32)
     )
     async with app.router.lifespan_context(app), _client(app) as c:
         r = await c.get("/readyz")
         assert (await c.get("/healthz")).status_code == 200
-    assert r.status_code == 503
+        scraped = await c.get("/metrics", headers={"Authorization": "Bearer " + "a" * 32})
+    metric = value(samples(scraped.text), "geniusnight_redis_degraded")
+    assert r.status_code == 200
     body = r.json()
-    assert body["ready"] is False and body["database"] == "ok"
+    assert body["ready"] is True and body["degraded"] is True and body["database"] == "ok"
     assert body["redis"].startswith("error:")
+    assert metric == 1
+
+
+def test_rediss_urls_are_accepted_and_speak_tls() -> None:
+    """A managed Redis is reached over TLS with a ``rediss://`` URL (docs/deploy.md, "Redis")."""
+    from geniusnight.server.play.games import GameService
+    from geniusnight.server.play.realtime import Hub, RedisBus
+
+    hub = Hub(GameService.__new__(GameService))
+    bus = RedisBus(hub, "rediss://user:secret@redis.example.invalid:6380/3?ssl_cert_reqs=required")
+    pool = bus.redis.connection_pool
+    assert pool.connection_class.__name__ == "SSLConnection"
+    assert pool.connection_kwargs["port"] == 6380 and pool.connection_kwargs["ssl_cert_reqs"] == "required"
+    assert bus.channel.endswith(":3")
 
 
 async def test_readyz_is_503_while_draining(app: Any, client: httpx.AsyncClient) -> None:

@@ -43,6 +43,11 @@ REDIS_LAG_SECONDS = Histogram(
     "From an event's publish on one process to its receipt on another (wall clocks)",
     buckets=LATENCY_BUCKETS,
 )
+REDIS_DEGRADED = Gauge(
+    "geniusnight_redis_degraded",
+    "1 while Redis is configured but this process is not subscribed to it (it serves only its own rooms)",
+)
+REDIS_EVENTS_LOST = Counter("geniusnight_redis_events_lost", "Events this process could not publish to Redis")
 BOT_THINK_SECONDS = Histogram(
     "geniusnight_bot_think_seconds",
     "Time a bot policy takes to choose its move (the display delay not included)",
@@ -127,6 +132,7 @@ TIMEOUTS = Counter("geniusnight_timeouts_fired", "Phase clocks that ran out and 
 async def render(services: Services) -> bytes:
     """Read the gauges, then the whole registry in the text exposition format."""
     CONNECTIONS.set(sum(len(conns) for conns in services.hub.rooms.values()))
+    REDIS_DEGRADED.set(0 if services.bus.connected else 1)
     live: dict[str, int] = dict.fromkeys(ENGINES, 0)
     for game in list(services.games.live.values()):
         if not game.closed and not game.over:

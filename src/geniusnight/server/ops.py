@@ -1,8 +1,9 @@
 """Endpoints for the host's tooling (docs/deploy.md): health, readiness and metrics.
 
 - ``/healthz``: the process is up and its event loop answers (liveness).
-- ``/readyz``: the database and, when configured, Redis answer, and the process is not
-  shutting down; 503 otherwise, so a load balancer sends new connections elsewhere.
+- ``/readyz``: the database answers and the process is not shutting down; 503 otherwise,
+  so a load balancer sends new connections elsewhere. Redis trouble only marks the answer
+  ``degraded`` (docs/deploy.md, "Redis").
 - ``/metrics``: Prometheus metrics, for the admin token (``Authorization: Bearer``), or
   only on a separate address when ``GENIUSNIGHT_METRICS_ADDRESS`` is set.
 """
@@ -46,14 +47,20 @@ async def _probe(check: Awaitable[object]) -> str:
     return "ok"
 
 
-@router.get("/readyz", summary="Readiness: the database and Redis answer; 503 otherwise")
+@router.get("/readyz", summary="Readiness: the database answers and the process is not draining; 503 otherwise")
 async def readyz(request: Request) -> JSONResponse:
+    """Ready while the database answers and the process is not shutting down. Redis is not
+    a condition: without it a process still serves its own rooms (moves commit, its sockets
+    get every frame), so a Redis outage must not take every replica out of the load
+    balancer. It shows as ``degraded`` here and in ``geniusnight_redis_degraded``."""
     services = get_services(request)
     checks = {"database": await _probe(services.db.ping())}
+    degraded = False
     if services.settings.redis_url:
         checks["redis"] = await _probe(services.bus.ping())
-    ready = all(v == "ok" for v in checks.values()) and not services.draining
-    body = {"ready": ready, "draining": services.draining, **checks}
+        degraded = checks["redis"] != "ok" or not services.bus.connected
+    ready = checks["database"] == "ok" and not services.draining
+    body = {"ready": ready, "draining": services.draining, "degraded": degraded, **checks}
     return JSONResponse(body, status_code=200 if ready else 503)
 
 
