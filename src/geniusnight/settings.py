@@ -50,6 +50,11 @@ class Settings(BaseSettings):
     rooms_per_minute: int = 30  # rooms one address may create
     room_members_max: int = 50  # people in one room, spectators included
     chat_per_minute: int = 20  # chat messages one member may send
+    # a room's options as JSON: each option, and all together (a custom word deck or question
+    # pack is copied into every game of the room and replayed on every state asked for)
+    option_max_bytes: int = 192 * 1024
+    options_max_bytes: int = 256 * 1024
+    option_changes_per_minute: int = 20  # option and time-limit changes one member may make
     hello_seconds: float = 10.0  # a new socket must say hello this soon
     # a host whose every socket closed this long ago hands the host role to someone connected
     host_away_seconds: float = 120.0

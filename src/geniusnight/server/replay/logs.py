@@ -4,6 +4,7 @@ likes; the players of a finished game read them through :mod:`.player`."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections import OrderedDict
 from collections.abc import Callable
@@ -103,21 +104,19 @@ class ReplayCache:
     async def states(self, session: AsyncSession, game: Game, upto: int) -> list[Any]:
         engine = engine_of(game)
         cached = self.games.get(game.id)
-        if cached is None or cached[0] != game.engine:
-            states = [initial_state(engine, game.players, game.options, game.seed)]
-        else:
-            states = cached[1]
+        states: list[Any] = [] if cached is None or cached[0] != game.engine else cached[1]
+        if not states:
+            states = [await asyncio.to_thread(initial_state, engine, game.players, game.options, game.seed)]
         if len(states) <= upto:
-            # extend a copy: another request may be extending the same prefix meanwhile
-            states = list(states)
             rows = await session.execute(
                 select(Move)
                 .where(Move.game_id == game.id, Move.seq >= len(states), Move.seq <= upto)
                 .order_by(Move.seq)
             )
+            # in a worker thread: a game's setup and moves can take long (a large custom deck
+            # is set up again), and the loop serves every other room meanwhile
             try:
-                for _, state in steps(engine, states[-1], rows.scalars(), after=len(states) - 1):
-                    states.append(state)
+                states = await asyncio.to_thread(_extended, engine, states, list(rows.scalars()))
             except ReplayError as e:
                 message = f"Game {game.id}: {e.message}." if e.code == "log_gap" else e.message
                 raise ApiError(500, e.code, message) from None
@@ -128,6 +127,15 @@ class ReplayCache:
         while len(self.games) > self.max_games:
             self.games.popitem(last=False)
         return states
+
+
+def _extended(engine: Engine, states: list[Any], moves: list[Move]) -> list[Any]:
+    """A copy of ``states`` (one per seq from 0) with the states after ``moves``: a copy, as
+    another request may be extending the same prefix meanwhile."""
+    out = list(states)
+    for _, state in steps(engine, out[-1], moves, after=len(out) - 1):
+        out.append(state)
+    return out
 
 
 class GameLogs:
@@ -217,7 +225,7 @@ class GameLogs:
                 if k > 0
                 else None
             )
-        state = states[k]
+        answer = await asyncio.to_thread(_views_at, engine, states[k], game.players, full)
         move = None
         if m is not None:
             move = {
@@ -227,16 +235,16 @@ class GameLogs:
                 "action": m.action,
                 "at": iso(m.created_at),
             }
-        return {
-            "game_id": game.id,
-            "engine": game.engine,
-            "seq": k,
-            "last_seq": game.last_seq,
-            "phase": engine.phase(state),
-            "to_act": sorted(engine.to_act(state)),
-            "outcome": engine.outcome(state),
-            "move": move,
-            **({"state": json.loads(json.dumps(engine.dump(state), default=str))} if full else {}),
-            "views": [engine.view(state, seat) for seat in range(game.players)],
-            "spectator": engine.view(state, None),
-        }
+        return {"game_id": game.id, "engine": game.engine, "seq": k, "last_seq": game.last_seq, "move": move, **answer}
+
+
+def _views_at(engine: Engine, state: Any, players: int, full: bool) -> dict[str, Any]:
+    """What :meth:`GameLogs.state_at` tells of ``state``, built in a worker thread."""
+    return {
+        "phase": engine.phase(state),
+        "to_act": sorted(engine.to_act(state)),
+        "outcome": engine.outcome(state),
+        **({"state": json.loads(json.dumps(engine.dump(state), default=str))} if full else {}),
+        "views": [engine.view(state, seat) for seat in range(players)],
+        "spectator": engine.view(state, None),
+    }

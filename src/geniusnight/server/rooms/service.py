@@ -17,6 +17,7 @@ import hmac
 import secrets
 import unicodedata
 from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
@@ -24,7 +25,7 @@ from sqlalchemy import Connection, Table, bindparam, func, insert, select, updat
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from ...db import ChatMessage, Game, GameSeat, Member, Room, RoomStatus
+from ...db import ChatMessage, Game, GameSeat, Member, Room, RoomStatus, dumps_json
 from ...engines import ENGINES, Engine, IllegalAction, get_engine
 from ..edge import FORBIDDEN_TEXT, BadInput, check_value
 from ..errors import ApiError
@@ -293,6 +294,34 @@ def check_options(engine: Engine, options: Any, players: int | None) -> dict[str
         raise ApiError(422, e.code, e.message) from None
 
 
+@dataclass(frozen=True, slots=True)
+class OptionSizes:
+    """How large a room's options may be, as JSON text in bytes (settings ``OPTION_MAX_BYTES``
+    and ``OPTIONS_MAX_BYTES``): each option, and all of them together. A custom word deck or
+    question pack is copied into every game of the room, set up again for every replayed
+    state, and checked by the game at every change."""
+
+    each: int = 192 * 1024
+    total: int = 256 * 1024
+
+
+def check_option_sizes(options: Any, sizes: OptionSizes) -> None:
+    """413 ``options_too_large`` unless every option, and all together, fit ``sizes``; checked
+    before the game reads them, so that an oversized deck costs no more than its encoding."""
+    if not isinstance(options, dict):
+        return  # check_options refuses it
+    total = 2
+    for name, value in options.items():
+        size = len(dumps_json(value).encode())
+        if size > sizes.each:
+            raise ApiError(
+                413, "options_too_large", f"Option {str(name)[:40]!r} is over {sizes.each // 1024} KiB as JSON."
+            )
+        total += size + len(dumps_json(name).encode()) + 2
+    if total > sizes.total:
+        raise ApiError(413, "options_too_large", f"A room's options are at most {sizes.total // 1024} KiB as JSON.")
+
+
 def check_time_limits(engine: Engine, limits: Any) -> dict[str, int]:
     if limits is None:
         return {}
@@ -312,10 +341,13 @@ def check_time_limits(engine: Engine, limits: Any) -> dict[str, int]:
 
 
 class RoomService:
-    def __init__(self, session: AsyncSession, secret_key: str, max_members: int = 50) -> None:
+    def __init__(
+        self, session: AsyncSession, secret_key: str, max_members: int = 50, option_sizes: OptionSizes = OptionSizes()
+    ) -> None:
         self.s = session
         self.secret_key = secret_key
         self.max_members = max_members
+        self.option_sizes = option_sizes
 
     # --- lookups -----------------------------------------------------------------------
 
@@ -483,6 +515,7 @@ class RoomService:
     async def create(self, game: str, options: Any, name: Any, time_limits: Any = None) -> tuple[Room, Member, str]:
         engine = engine_for(game)
         name = clean_name(name)
+        check_option_sizes(options, self.option_sizes)
         opts = check_options(engine, options or {}, None)
         # a room starts with the game's own limits (e.g. a few seconds on a round's reveal)
         if time_limits is None:
@@ -563,6 +596,7 @@ class RoomService:
         engine = get_engine(room.game)
         if options is not None:
             merged = {**room.options, **options} if isinstance(options, dict) else options
+            check_option_sizes(merged, self.option_sizes)
             opts = check_options(engine, merged, None)
             _, hi = engine.player_range(opts)
             if len(await self.seated(room.id)) > hi:

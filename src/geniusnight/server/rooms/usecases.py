@@ -5,6 +5,7 @@ and shape the answer; :class:`.service.RoomService` is the storage underneath.""
 
 from __future__ import annotations
 
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -19,6 +20,7 @@ from ..play.events import RoomSnapshot
 from ..play.games import LiveGame
 from .service import (
     SEATING_TRIES,
+    OptionSizes,
     RoomChanged,
     RoomService,
     chat_json,
@@ -34,6 +36,30 @@ if TYPE_CHECKING:
     from ..services import Services
 
 FILE_MAX = 1 << 20  # bytes of an uploaded option file
+
+
+class TokenBucket:
+    """At most ``per_minute`` events per key in a burst, then one every ``60 / per_minute``
+    seconds: each key's bucket holds up to ``per_minute`` tokens, refilled at that pace, and
+    an event takes one. Counted in this process's memory."""
+
+    def __init__(self, per_minute: int) -> None:
+        self.size, self.rate = float(per_minute), per_minute / 60.0
+        self.buckets: dict[object, tuple[float, float]] = {}  # key -> (tokens, when counted)
+
+    def take(self, key: object, now: float | None = None) -> bool:
+        """Take a token for ``key``; False (nothing taken) if its bucket is empty."""
+        now = time.monotonic() if now is None else now
+        if len(self.buckets) > 10_000:  # forget the buckets that have filled up again
+            full = [k for k, (t, at) in self.buckets.items() if t + (now - at) * self.rate >= self.size]
+            for k in full:
+                del self.buckets[k]
+        tokens, at = self.buckets.get(key, (self.size, now))
+        tokens = min(self.size, tokens + (now - at) * self.rate)
+        if tokens < 1:
+            return False
+        self.buckets[key] = (tokens - 1, now)
+        return True
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,12 +88,16 @@ class Admission:
 class RoomUseCases:
     def __init__(self, services: Services) -> None:
         self.services = services
+        # a custom deck is checked by the game at every change: a host may not change
+        # options as fast as they can send them
+        self.option_changes = TokenBucket(services.settings.option_changes_per_minute)
 
     @asynccontextmanager
     async def _rooms(self) -> AsyncIterator[RoomService]:
         settings = self.services.settings
         async with self.services.db.sessions() as s:
-            yield RoomService(s, settings.secret_key, max_members=settings.room_members_max)
+            sizes = OptionSizes(settings.option_max_bytes, settings.options_max_bytes)
+            yield RoomService(s, settings.secret_key, max_members=settings.room_members_max, option_sizes=sizes)
 
     @staticmethod
     async def _caller(svc: RoomService, room_id: str, token: str | None) -> tuple[Room, Member | None]:
@@ -83,6 +113,11 @@ class RoomUseCases:
     async def _host(self, svc: RoomService, room_id: str, token: str | None) -> tuple[Room, Member]:
         room, member = await self._caller(svc, room_id, token)
         return room, svc.require_host(room, member)
+
+    def _allow_option_change(self, member_id: int) -> None:
+        if not self.option_changes.take(member_id):
+            per = self.services.settings.option_changes_per_minute
+            raise ApiError(429, "options_rate", f"At most {per} option changes a minute; wait a moment.")
 
     # --- reading -----------------------------------------------------------------------
 
@@ -229,7 +264,8 @@ class RoomUseCases:
     ) -> dict[str, Any]:
         async with self._rooms() as svc:
             await svc.lock_room(room_id)  # the seats it counts stay as they are until it commits
-            room, _ = await self._host(svc, room_id, token)
+            room, host = await self._host(svc, room_id, token)
+            self._allow_option_change(host.id)
             await svc.update(room, options, time_limits)
             await svc.s.commit()
             await self.services.publish_room(room_id)
@@ -239,7 +275,8 @@ class RoomUseCases:
         """A free-form option read from a file; returns its value."""
         async with self._rooms() as svc:
             await svc.lock_room(room_id)
-            room, _ = await self._host(svc, room_id, token)
+            room, host = await self._host(svc, room_id, token)
+            self._allow_option_change(host.id)
             if len(data) > FILE_MAX:
                 raise ApiError(413, "file_too_large", f"Files are at most {FILE_MAX // 1024} KiB.")
             value = svc.import_option(room, name, data, filename)
