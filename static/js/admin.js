@@ -1,7 +1,7 @@
 // The admin console: login, rooms list, a room's detail, a game's log and replay.
 // Player names and actions are untrusted text: everything goes in with textContent.
 
-import { api, el, toast } from "./api.js";
+import { api, el, stringifyExact, toast } from "./api.js";
 import { createReplayPlayer } from "./replay.js";
 
 const page = document.getElementById("admin-page");
@@ -18,7 +18,7 @@ function cells(...values) {
 }
 
 function json(value) {
-  return el("code", { class: "json" }, JSON.stringify(value));
+  return el("code", { class: "json" }, stringifyExact(value));
 }
 
 function authFailed(err) {
@@ -107,7 +107,7 @@ function roomPage() {
       if (!authFailed(err)) $("room-error").textContent = err.message;
       return;
     }
-    $("room-meta").textContent = `${r.game} · ${r.status} · created ${when(r.created_at)} · options ${JSON.stringify(r.options)}`;
+    $("room-meta").textContent = `${r.game} · ${r.status} · created ${when(r.created_at)} · options ${stringifyExact(r.options)}`;
     $("close-room").disabled = r.status === "closed";
     $("seats-body").replaceChildren(...r.seats.map((s) => cells(String(s.seat), s.name, s.bot || "")));
     $("members-body").replaceChildren(...r.members.map((m) =>
@@ -155,7 +155,7 @@ async function gamePage() {
     }
     const g = data.game;
     $("game-meta").textContent = `${g.engine} · ${g.seats.map((s) => `${s.seat}: ${s.name}`).join(", ")} · `
-      + `${g.last_seq} moves · ${g.result ? `result ${JSON.stringify(g.result)}` : "running"} · started ${when(g.started_at)}`;
+      + `${g.last_seq} moves · ${g.result ? `result ${stringifyExact(g.result)}` : "running"} · started ${when(g.started_at)}`;
     $("room-link").href = `/admin/rooms/${encodeURIComponent(g.room_id)}`;
     if (!filled) {
       filled = true;

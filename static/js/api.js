@@ -1,5 +1,19 @@
 // Small helpers shared by every page: JSON requests, toasts, safe DOM building.
 
+// JSON.parse that keeps integers beyond 2**53 exact, as BigInt (an engine's 64-bit PRNG state):
+// a plain parse would round them, and what the page shows would not be the state.
+export function parseExact(text) {
+  return JSON.parse(text, (_key, value, context) =>
+    typeof value === "number" && !Number.isSafeInteger(value) && Number.isInteger(value) && context?.source
+      ? BigInt(context.source) : value);
+}
+
+// JSON.stringify for values from parseExact: a BigInt is written as the number it is.
+export function stringifyExact(value, indent) {
+  return JSON.stringify(value, (_key, v) =>
+    typeof v === "bigint" ? (JSON.rawJSON ? JSON.rawJSON(v.toString()) : v.toString()) : v, indent);
+}
+
 export async function api(method, path, body) {
   const res = await fetch(path, {
     method,
@@ -8,7 +22,7 @@ export async function api(method, path, body) {
     credentials: "same-origin",
   });
   let data = null;
-  try { data = await res.json(); } catch { /* empty body */ }
+  try { data = parseExact(await res.text()); } catch { /* empty body */ }
   if (!res.ok) {
     const message = (data && (data.message || (data.detail && JSON.stringify(data.detail)))) || res.statusText;
     const err = new Error(message);

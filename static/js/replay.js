@@ -6,7 +6,7 @@
 // null). "View as" picks a seat's view, the spectator's, or (admin, `full: true`) the raw state. Without a
 // board module (or if it fails) the views are shown as readable JSON. Text only, never HTML.
 
-import { api, el } from "./api.js";
+import { api, el, stringifyExact } from "./api.js";
 import { t, tOr } from "./i18n.js";
 
 const PLAY_MS = 900;
@@ -31,7 +31,7 @@ function rawView(root, note) {
   if (note) root.append(el("p", { class: "muted", dataset: { testid: "replay-fallback" } }, note));
   root.append(pre);
   return {
-    update(value) { pre.textContent = JSON.stringify(value, null, 2); },
+    update(value) { pre.textContent = stringifyExact(value, 2); },
     destroy() { root.replaceChildren(); },
   };
 }

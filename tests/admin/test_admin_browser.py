@@ -150,6 +150,10 @@ async def test_admin_logs_in_and_steps_through_a_finished_games_replay(
     await expect(page.get_by_test_id("replay-raw")).to_contain_text('"secrets"')
     full = await raw(page)
     assert full["secrets"] == [4, 7] and "rng" in full and full["counter"] == 3
+    # the 64-bit PRNG state is shown exactly as stored, not rounded to a double
+    state_url = f"{bare_server.base}/api/admin/games/{game['game_id']}/state?seq=1"
+    stored = await (await page.request.get(state_url)).json()
+    assert full["rng"] == stored["state"]["rng"]
 
     await page.get_by_test_id("replay-jump").fill("5")
     await page.get_by_test_id("replay-jump").press("Enter")
