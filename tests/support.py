@@ -59,6 +59,7 @@ class ServerProcess:
             # every test client comes from 127.0.0.1: lift the per-address limits (the limit
             # tests set their own)
             "GENIUSNIGHT_WS_PER_ADDRESS": "100000",
+            "GENIUSNIGHT_WS_CONNECTS_PER_MINUTE": "100000",
             "GENIUSNIGHT_ROOMS_PER_MINUTE": "100000",
             "GENIUSNIGHT_CHAT_PER_MINUTE": "100000",
             **self.env,

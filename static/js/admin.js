@@ -169,7 +169,10 @@ async function gamePage() {
       row.dataset.seq = String(m.seq);
       return row;
     }));
-    $("refused-note").textContent = `Kept for ${data.refused_keep_days} days.`;
+    // every refusal is counted per sender; only the first few of each are kept whole
+    const counted = (data.refused_counts || []).map((c) => `${c.member_id === null ? "server" : `member ${c.member_id}`}: ${c.count}`);
+    $("refused-note").textContent = `Kept for ${data.refused_keep_days} days: the first few of each sender.`
+      + (counted.length ? ` Refused in all: ${counted.join(", ")}.` : "");
     $("refused-body").replaceChildren(...data.refused.map((r) =>
       cells(String(r.at_seq), r.seat === null ? "system" : String(r.seat), r.player, when(r.at), r.code, r.message, json(r.action))));
     return data;

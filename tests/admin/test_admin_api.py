@@ -16,6 +16,7 @@ from sqlalchemy import update
 from geniusnight.db import RefusedAction
 from geniusnight.server.admin.auth import ADMIN_COOKIE, make_session_cookie, session_cookie_valid
 from geniusnight.server.admin.service import purge_old_refused
+from geniusnight.server.limits import WindowLimit
 from geniusnight.settings import Settings
 
 ADMIN_GETS = [
@@ -57,6 +58,8 @@ async def test_admin_api_without_a_token_is_401_and_says_nothing_about_games(
 
 async def test_admin_api_with_a_wrong_token_is_401(app: Any, client: httpx.AsyncClient) -> None:
     g = await finished(app)
+    # more wrong tokens than one address may try a minute (tests/platform/test_limits.py)
+    app.state.services.admin_rate = WindowLimit(1000, 60)
     for token in ("b" * 32, ADMIN[:-1], ADMIN + "x", g["tokens"][0]):  # a seat token is no admin token
         for path in paths(g):
             r = await client.get(path, headers=bearer(token))

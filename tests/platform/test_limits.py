@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import socket
+import uuid
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -15,7 +18,8 @@ import websockets
 from sqlalchemy import create_engine, text
 
 from geniusnight.server.admin.service import purge_old_rooms
-from geniusnight.server.limits import SocketCount, WindowLimit
+from geniusnight.server.limits import RedisWindowLimit, SocketCount, WindowLimit
+from inprocess import serve
 from support import ServerProcess
 from wsclient import Player
 
@@ -41,9 +45,9 @@ async def test_one_address_creates_at_most_rooms_per_minute(app: Any, client: ht
 
 def test_a_window_limit_frees_up_as_its_minute_passes() -> None:
     limit = WindowLimit(2, 60)
-    assert limit.hit("a", now=0) and limit.hit("a", now=1)
-    assert not limit.hit("a", now=59) and limit.hit("b", now=59)
-    assert limit.hit("a", now=60.5)
+    assert limit.count("a", now=0) and limit.count("a", now=1)
+    assert limit.over("a", now=59) and not limit.count("a", now=59) and limit.count("b", now=59)
+    assert not limit.over("a", now=60.5) and limit.count("a", now=60.5)
 
 
 async def test_a_room_holds_at_most_room_members_max_people(app: Any, client: httpx.AsyncClient) -> None:
@@ -172,3 +176,209 @@ async def test_websocket_chat_is_rate_limited_per_member(tight_server: ServerPro
     assert (await player.expect("error"))["code"] == "chat_rate"
     await player.close()
     await asyncio.sleep(0.2)
+
+
+# --- abuse limits of the transport (docs/deploy.md, "Abuse limits", "Transport and edge") ---
+
+
+async def test_wrong_admin_tokens_are_throttled_per_address_and_the_right_one_too_while_throttled(
+    app: Any, client: httpx.AsyncClient
+) -> None:
+    app.state.services.admin_rate = WindowLimit(3, 60)
+    for _ in range(3):
+        assert (await client.get("/api/admin/rooms", headers=bearer("b" * 32))).status_code == 401
+    for headers in (bearer("b" * 32), bearer("a" * 32)):  # a guess, then the right token
+        r = await client.get("/api/admin/rooms", headers=headers)
+        assert r.status_code == 429 and r.json()["code"] == "admin_throttled"
+    r = await client.post("/api/admin/login", json={"token": "a" * 32})
+    assert r.status_code == 429 and r.json()["code"] == "admin_throttled"
+    elsewhere = httpx.ASGITransport(app=app, client=("192.0.2.7", 4000))
+    async with httpx.AsyncClient(transport=elsewhere, base_url="http://testserver") as other:
+        assert (await other.get("/api/admin/rooms", headers=bearer("a" * 32))).status_code == 200
+
+
+async def test_a_wrong_admin_login_counts_as_a_wrong_token(app: Any, client: httpx.AsyncClient) -> None:
+    app.state.services.admin_rate = WindowLimit(2, 60)
+    for _ in range(2):
+        assert (await client.post("/api/admin/login", json={"token": "b" * 32})).status_code == 401
+    r = await client.post("/api/admin/login", json={"token": "b" * 32})
+    assert r.status_code == 429 and r.json()["code"] == "admin_throttled"
+
+
+async def test_the_right_admin_token_is_never_counted(app: Any, client: httpx.AsyncClient) -> None:
+    app.state.services.admin_rate = WindowLimit(2, 60)
+    for _ in range(5):
+        assert (await client.get("/api/admin/rooms", headers=bearer("a" * 32))).status_code == 200
+
+
+async def seated_pair(base: str) -> tuple[str, str, str]:
+    """A toy room with Ada (host) and Grace seated: its id and their tokens."""
+    async with httpx.AsyncClient(base_url=base) as c:
+        host = (await create(c)).json()
+        invite = host["invite_url"].rsplit("/", 1)[1]
+        grace = (await c.post(f"/api/join/{invite}", json={"name": "Grace"})).json()
+    return host["room_id"], host["token"], grace["token"]
+
+
+async def refusal(url: str) -> tuple[str, int | None]:
+    """The error code a socket gets right after it opens, and its close code."""
+    async with websockets.connect(url) as ws:
+        frame = json.loads(await asyncio.wait_for(ws.recv(), 5))
+        with pytest.raises(websockets.ConnectionClosed) as closed:
+            await asyncio.wait_for(ws.recv(), 5)
+    return frame.get("code", frame["type"]), closed.value.rcvd.code if closed.value.rcvd else None
+
+
+async def test_one_address_opens_at_most_ws_connects_per_minute_sockets(db_url: str) -> None:
+    async with serve(db_url, ws_connects_per_minute=3) as srv:
+        room_id, host, _ = await seated_pair(srv.base)
+        for _ in range(3):  # opened and closed: each counts
+            await (await Player(srv.ws_base, room_id, host).connect()).close()
+        assert await refusal(f"{srv.ws_base}/ws/{room_id}") == ("too_many_connects", 4429)
+
+
+async def test_one_member_holds_at_most_ws_per_member_sockets_in_a_room(db_url: str) -> None:
+    async with serve(db_url, ws_per_member=2) as srv:
+        room_id, host, grace = await seated_pair(srv.base)
+        tabs = [await Player(srv.ws_base, room_id, grace).connect() for _ in range(2)]
+        extra = Player(srv.ws_base, room_id, grace)
+        extra.ws = await websockets.connect(extra.url)
+        await extra.send({"type": "hello", "token": grace})
+        assert (await extra.expect("error"))["code"] == "too_many_tabs"
+        with pytest.raises(websockets.ConnectionClosed) as closed:
+            await extra.recv()
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 4429
+        ada = await Player(srv.ws_base, room_id, host).connect()  # another member is not held back
+        await tabs[0].close()
+        await asyncio.sleep(0.2)  # the server sees the close
+        again = await Player(srv.ws_base, room_id, grace).connect()
+        for p in (tabs[1], ada, again):
+            await p.close()
+
+
+async def room_frames(player: Player, seconds: float) -> list[dict[str, Any]]:
+    """The room frames ``player`` gets within ``seconds``."""
+    loop = asyncio.get_running_loop()
+    end, frames = loop.time() + seconds, []
+    while (left := end - loop.time()) > 0:
+        try:
+            frame = await player.recv(timeout=left)
+        except TimeoutError:
+            break
+        if frame["type"] == "room":
+            frames.append(frame)
+    return frames
+
+
+async def test_a_members_second_socket_opening_and_closing_sends_nobody_a_room_frame(db_url: str) -> None:
+    """Who is online changes only when a member's first socket opens or last one closes."""
+    async with serve(db_url) as srv:
+        room_id, host, grace = await seated_pair(srv.base)
+        ada = await Player(srv.ws_base, room_id, host).connect()
+        first = await Player(srv.ws_base, room_id, grace).connect()
+        seen = await room_frames(ada, 0.5)
+        assert seen and seen[-1]["room"]["seats"][1]["online"] is True
+        for _ in range(10):
+            await (await Player(srv.ws_base, room_id, grace).connect()).close()
+        assert await room_frames(ada, 0.6) == []
+        await first.close()
+        gone = await room_frames(ada, 1.0)
+        assert len(gone) == 1 and gone[0]["room"]["seats"][1]["online"] is False
+        await ada.close()
+
+
+async def test_a_burst_of_room_changes_reaches_each_socket_as_few_room_frames(db_url: str) -> None:
+    """A socket opened and closed in a loop sent every socket of its room two room frames a
+    turn; now at most one goes out per ROOM_FRAME_GAP, showing the room as it is then."""
+    from geniusnight.server.play.realtime import ROOM_FRAME_GAP
+
+    async with serve(db_url) as srv:
+        room_id, host, grace = await seated_pair(srv.base)
+        ada = await Player(srv.ws_base, room_id, host).connect()
+        await room_frames(ada, 0.5)
+        loop = asyncio.get_running_loop()
+        start, turns = loop.time(), 20
+        for _ in range(turns):
+            await (await Player(srv.ws_base, room_id, grace).connect()).close()
+        elapsed = loop.time() - start
+        seen = await room_frames(ada, 1.0)
+        assert 1 <= len(seen) <= elapsed / ROOM_FRAME_GAP + 2 < 2 * turns
+        assert seen[-1]["room"]["seats"][1]["online"] is False  # the last frame shows the room as it is
+        await ada.close()
+
+
+REDIS = os.environ.get("GENIUSNIGHT_TEST_REDIS_URL")
+
+
+@pytest.mark.skipif(not REDIS, reason="GENIUSNIGHT_TEST_REDIS_URL not set")
+async def test_two_processes_share_one_count_in_redis() -> None:
+    """Each process has its own limiter and Redis client; the count is the deployment's."""
+    import redis.asyncio as redis
+
+    assert REDIS is not None
+    clients = [redis.Redis.from_url(REDIS) for _ in range(2)]
+    name = f"test-{uuid.uuid4().hex}"
+    first, second = (RedisWindowLimit(c, name, 3, 60) for c in clients)
+    try:
+        assert await first.hit("198.51.100.1") and await second.hit("198.51.100.1")
+        assert not await second.full("198.51.100.1")
+        assert await first.hit("198.51.100.1")
+        assert await second.full("198.51.100.1") and not await second.hit("198.51.100.1")
+        assert not await first.hit("198.51.100.1")
+        assert await second.hit("198.51.100.2")  # another address counts apart
+    finally:
+        keys = [k async for k in clients[0].scan_iter(f"geniusnight:limit:{name}:*")]
+        await clients[0].delete(*keys)
+        for c in clients:
+            await c.aclose()
+
+
+@pytest.mark.skipif(not REDIS, reason="GENIUSNIGHT_TEST_REDIS_URL not set")
+async def test_a_redis_limits_window_frees_up_as_it_passes() -> None:
+    import redis.asyncio as redis
+
+    assert REDIS is not None
+    client = redis.Redis.from_url(REDIS)
+    limit = RedisWindowLimit(client, f"test-{uuid.uuid4().hex}", 2, 0.3)
+    try:
+        assert await limit.hit("a") and await limit.hit("a") and not await limit.hit("a")
+        await asyncio.sleep(0.35)
+        assert await limit.hit("a")
+    finally:
+        await client.aclose()
+
+
+async def test_without_redis_answering_each_process_still_counts_its_own() -> None:
+    import redis.asyncio as redis
+
+    with socket.socket() as s:  # a port nothing listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    client = redis.Redis(host="127.0.0.1", port=port, socket_connect_timeout=0.2)
+    limit = RedisWindowLimit(client, "down", 2, 60)
+    try:
+        assert await limit.hit("a") and await limit.hit("a")
+        assert not await limit.hit("a") and await limit.full("a")
+    finally:
+        await client.aclose()
+
+
+@pytest.mark.skipif(not REDIS, reason="GENIUSNIGHT_TEST_REDIS_URL not set")
+async def test_with_redis_configured_the_servers_limits_are_counted_there(db_url: str) -> None:
+    """Two apps on one Redis (two processes' worth of services) share the rooms an address
+    may create a minute."""
+    async with serve(db_url, redis_url=REDIS, rooms_per_minute=2) as one, serve(db_url, redis_url=REDIS) as two:
+        for srv in (one, two):
+            assert isinstance(srv.services.room_rate, RedisWindowLimit)
+        # a fresh name per run, so that earlier runs' counts don't matter
+        name = f"rooms-{uuid.uuid4().hex}"
+        for srv in (one, two):
+            limit = srv.services.room_rate
+            srv.services.room_rate = RedisWindowLimit(srv.services.bus.redis, name, 2, 60)
+            assert limit.prefix == "geniusnight:limit:rooms:"
+        async with httpx.AsyncClient(base_url=one.base) as a, httpx.AsyncClient(base_url=two.base) as b:
+            assert (await create(a)).status_code == 200
+            assert (await create(b)).status_code == 200
+            r = await create(a)
+            assert r.status_code == 429 and r.json()["code"] == "too_many_rooms"
+            assert (await create(b)).status_code == 429

@@ -289,6 +289,7 @@ class Drill:
             "GENIUSNIGHT_RATE_PER_SECOND": "100000",
             "GENIUSNIGHT_RATE_BURST": "100000",
             "GENIUSNIGHT_WS_PER_ADDRESS": "1000000",
+            "GENIUSNIGHT_WS_CONNECTS_PER_MINUTE": "1000000",
             "GENIUSNIGHT_ROOMS_PER_MINUTE": "1000000",
         }
         argv = [

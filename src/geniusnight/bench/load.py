@@ -123,6 +123,7 @@ def our_servers(args: argparse.Namespace, db_url: str, prefix: Sequence[str] = (
         "GENIUSNIGHT_BOT_DELAY_MS": "0",
         # every client comes from one address
         "GENIUSNIGHT_WS_PER_ADDRESS": "1000000",
+        "GENIUSNIGHT_WS_CONNECTS_PER_MINUTE": "1000000",
         "GENIUSNIGHT_WS_TOTAL": "1000000",
         "GENIUSNIGHT_ROOMS_PER_MINUTE": "1000000",
     }

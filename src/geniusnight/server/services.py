@@ -15,8 +15,8 @@ from ..clock import Clock
 from ..db import Database
 from ..engines import ENGINES, register
 from ..settings import Settings
-from .admin.service import AdminService, purge_old_refused, purge_old_rooms
-from .limits import SocketCount, WindowLimit
+from .admin.service import AdminService, close_abandoned_rooms, purge_old_refused, purge_old_rooms
+from .limits import RateLimit, SocketCount, rate_limit
 from .play.driver import Driver
 from .play.events import (
     ChatEvent,
@@ -54,8 +54,10 @@ class Services:
     hub: Hub
     bus: Bus
     driver: Driver
-    room_rate: WindowLimit
-    chat_rate: WindowLimit
+    room_rate: RateLimit  # rooms created, by address
+    chat_rate: RateLimit  # chat messages, by member
+    connect_rate: RateLimit  # websockets opened, by address
+    admin_rate: RateLimit  # wrong admin tokens, by address
     sockets: SocketCount
     last_purge: float = 0.0
     hosts: HostWatch = field(init=False)
@@ -127,14 +129,18 @@ class Services:
         await self.bus.publish(ClosedEvent(room_id, message))
 
     async def housekeeping(self) -> None:
-        """Runs for the life of the process: finished and idle games leave the cache; old
-        refused actions and old finished rooms are deleted (docs/admin.md, "Retention")."""
+        """Runs for the life of the process: finished and idle games leave the cache; rooms
+        nobody touched for long are closed; old refused actions and old finished rooms are
+        deleted (docs/admin.md, "Retention"; docs/deploy.md, "Abandoned rooms")."""
         while True:
             await asyncio.sleep(HOUSEKEEPING_SECONDS)
             try:
                 self.games.prune()
                 if time.monotonic() - self.last_purge > PURGE_SECONDS:
                     self.last_purge = time.monotonic()
+                    closed = await close_abandoned_rooms(self)
+                    if closed:
+                        log.info("closed %d abandoned rooms", closed)
                     async with self.db.sessions() as s:
                         await purge_old_refused(s, self.settings.refused_keep_days)
                         if self.settings.finished_room_days:
@@ -165,6 +171,7 @@ def build_services(settings: Settings, clock: Clock | None = None) -> Services:
     hub = Hub(games, settings.patch_steps)
     bus: Bus = RedisBus(hub, settings.redis_url) if settings.redis_url else Bus(hub)
     driver = Driver(games, bus, settings.bot_delay_ms / 1000, games.clock)
+    redis = bus.redis if isinstance(bus, RedisBus) else None  # limits shared by every process
     services = Services(
         settings,
         db,
@@ -172,8 +179,10 @@ def build_services(settings: Settings, clock: Clock | None = None) -> Services:
         hub,
         bus,
         driver,
-        room_rate=WindowLimit(settings.rooms_per_minute, 60),
-        chat_rate=WindowLimit(settings.chat_per_minute, 60),
+        room_rate=rate_limit(settings.rooms_per_minute, 60, "rooms", redis),
+        chat_rate=rate_limit(settings.chat_per_minute, 60, "chat", redis),
+        connect_rate=rate_limit(settings.ws_connects_per_minute, 60, "connects", redis),
+        admin_rate=rate_limit(settings.admin_failures_per_minute, 60, "admin", redis),
         sockets=SocketCount(settings.ws_per_address, settings.ws_total),
     )
     services.hosts = HostWatch(services)

@@ -6,11 +6,15 @@ the mac is an HMAC (keyed by ``settings.secret_key``) over the expiry, a random 
 a digest of the token, so rotating either secret logs every session out; and the session
 must still be stored on the server (``admin_sessions``), so a logout ends it for good. With
 no admin token configured the whole console answers 404 ``admin_disabled``.
+
+Guessing is throttled: each wrong token (a login or a bearer token) counts against the
+caller's address, and an address with ``GENIUSNIGHT_ADMIN_FAILURES_PER_MINUTE`` wrong tokens in
+the last minute gets 429 ``admin_throttled`` for every token it sends, the right one too (a
+throttled guess is never confirmed), until the oldest of them is a minute old.
 """
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import hmac
 import secrets
@@ -29,7 +33,6 @@ from ..errors import ApiError
 ADMIN_COOKIE = "gn_admin"
 SESSION_SECONDS = 12 * 60 * 60
 SESSION_ID_BYTES = 18
-LOGIN_FAIL_DELAY = 0.3
 
 
 def _mac(settings: Settings, expiry: int, session: str) -> str:
@@ -74,11 +77,25 @@ def enabled(settings: Settings) -> Settings:
     return settings
 
 
-async def log_in(settings: Settings, db: Database, token: str) -> str:
+async def token_admitted(request: Request, token: str | None) -> bool:
+    """Whether ``token`` is the admin token; a wrong one counts against the caller's address,
+    and an address over its limit is refused whatever it sends (see the module's docstring)."""
+    services = get_services(request)
+    address = request.client.host if request.client else ""
+    if await services.admin_rate.full(address):
+        per = services.settings.admin_failures_per_minute
+        raise ApiError(429, "admin_throttled", f"More than {per} wrong admin tokens a minute from here; wait a minute.")
+    if token_matches(services.settings, token):
+        return True
+    await services.admin_rate.hit(address)
+    return False
+
+
+async def log_in(request: Request, token: str) -> str:
     """A new session for the holder of the admin token: its cookie's value."""
-    enabled(settings)
-    if not token_matches(settings, token):
-        await asyncio.sleep(LOGIN_FAIL_DELAY)  # slows guessing down; the token is long anyway
+    services = get_services(request)
+    settings, db = enabled(services.settings), services.db
+    if not await token_admitted(request, token):
         raise ApiError(401, "admin_auth", "That is not the admin token.")
     cookie = make_session_cookie(settings)
     async with db.sessions() as s, s.begin():
@@ -97,7 +114,8 @@ async def log_out(settings: Settings, db: Database, cookie: str | None) -> None:
 
 async def is_admin(request: Request) -> bool:
     services = get_services(request)
-    if token_matches(services.settings, bearer_token(request)):
+    bearer = bearer_token(request)
+    if bearer is not None and services.settings.admin_token and await token_admitted(request, bearer):
         return True
     cookie = request.cookies.get(ADMIN_COOKIE)
     if cookie is None or not session_cookie_valid(services.settings, cookie):

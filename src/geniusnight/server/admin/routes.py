@@ -37,8 +37,7 @@ def _secure(request: Request) -> bool:
 
 @api.post("/login", summary="Log in with the admin token; sets the session cookie")
 async def login(body: Login, request: Request, response: Response) -> dict[str, Any]:
-    services = get_services(request)
-    cookie = await log_in(services.settings, services.db, body.token)
+    cookie = await log_in(request, body.token)
     response.set_cookie(
         ADMIN_COOKIE,
         cookie,

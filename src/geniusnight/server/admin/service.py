@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import delete, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from ...db import Game, Member, RefusedAction, Room, RoomStatus
+from ...db import Game, Member, RefusalCount, RefusedAction, Room, RoomStatus
 from ...engines import ENGINES
 from ..errors import ApiError
 from ..replay.logs import game_summary, iso, log_filter, player
@@ -184,8 +184,24 @@ class AdminService:
                         "code": r.code,
                         "message": r.message,
                         "action": r.action,
+                        "member_id": r.member_id,
                     }
                 )
+            counts = await session.execute(
+                select(RefusalCount)
+                .where(RefusalCount.game_id == game_id, RefusalCount.last_at >= cutoff)
+                .order_by(RefusalCount.sender)
+            )
+            # every refusal counted, by sender (the sample above keeps only the first few)
+            out["refused_counts"] = [
+                {
+                    "member_id": c.sender or None,
+                    "count": c.count,
+                    "first_at": iso(c.first_at),
+                    "last_at": iso(c.last_at),
+                }
+                for c in counts.scalars()
+            ]
         out["refused"] = refused
         out["refused_keep_days"] = keep
         return out
@@ -201,9 +217,11 @@ class AdminService:
 
 
 async def purge_old_refused(session: AsyncSession, keep_days: int, now: datetime | None = None) -> int:
-    """Delete refused actions older than ``keep_days`` (they are debugging records only)."""
+    """Delete refused actions, and counts of them, older than ``keep_days`` (they are
+    debugging records only)."""
     cutoff = (now or datetime.now(UTC)) - timedelta(days=keep_days)
     result = await session.execute(delete(RefusedAction).where(RefusedAction.created_at < cutoff))
+    await session.execute(delete(RefusalCount).where(RefusalCount.last_at < cutoff))
     await session.commit()
     return int(getattr(result, "rowcount", 0) or 0)
 

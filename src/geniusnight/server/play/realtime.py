@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import time
 import uuid
 from collections import deque
@@ -310,6 +311,10 @@ class Connection:
             wake.set_result(None)
 
 
+# seconds between two room frames of one room: the changes that come meanwhile (sockets
+# opening and closing, people joining) go out together in one frame once the time is up
+ROOM_FRAME_GAP = 0.25
+
 # sent to every socket when the process shuts down (docs/protocol.md, "reconnect")
 RECONNECT_FRAME = {
     "type": "reconnect",
@@ -330,6 +335,10 @@ class Hub:
         self.room_snapshot: Callable[[str], Awaitable[RoomSnapshot | None]] | None = None
         # the version of the last room snapshot sent, by room with connections here
         self.room_versions: dict[str, int] = {}
+        # when the last room frame went out, and the snapshot waiting for ROOM_FRAME_GAP to
+        # pass with the timer that sends it, by room (see _send_room)
+        self.room_sent_at: dict[str, float] = {}
+        self.room_waiting: dict[str, tuple[RoomSnapshot, asyncio.TimerHandle]] = {}
         # ``you`` of every person in a room, by member id, from the database (set by the app)
         self.identities: Callable[[str], Awaitable[dict[int, dict[str, Any]]]] | None = None
 
@@ -343,12 +352,20 @@ class Hub:
             if not conns:
                 del self.rooms[conn.room_id]
                 self.room_versions.pop(conn.room_id, None)
+                self.room_sent_at.pop(conn.room_id, None)
+                waiting = self.room_waiting.pop(conn.room_id, None)
+                if waiting is not None:
+                    waiting[1].cancel()
 
     def connections(self) -> list[Connection]:
         return [conn for conns in self.rooms.values() for conn in conns]
 
     def local_members(self, room_id: str) -> set[int]:
         return {c.member_id for c in self.rooms.get(room_id, ()) if c.member_id is not None}
+
+    def member_sockets(self, room_id: str, member_id: int | None) -> int:
+        """How many sockets ``member_id`` has open to ``room_id`` here."""
+        return sum(1 for c in self.rooms.get(room_id, ()) if c.member_id == member_id)
 
     def online_members(self, room_id: str) -> set[int]:
         """Members connected here, plus those other processes last reported (Redis)."""
@@ -451,7 +468,7 @@ class Hub:
                 # the seats, the room, the first state: the frames three events used to send
                 live = await self.games.get(game)
                 self._tell_seats(room_id, live)
-                await self._send_room(room_id, snap)
+                await self._send_room(room_id, snap, at_once=True)  # before the first state
                 self.fan_out_state(live)
             case KickedEvent(member=member, message=message):
                 for conn in list(self.rooms.get(room_id, ())):
@@ -463,16 +480,37 @@ class Hub:
                     conn.send_json({"type": "closed", "message": message})
                     conn.finish()
 
-    async def _send_room(self, room_id: str, snap: RoomSnapshot | None) -> None:
+    async def _send_room(self, room_id: str, snap: RoomSnapshot | None, at_once: bool = False) -> None:
         """A ``room`` frame to every connection of the room: from ``snap``, the snapshot the
         event carries, or one read here. Events from two processes can arrive in the other
         order than their changes were made: a snapshot older than the last one sent here is
-        dropped, and who is online is as this process knows it now."""
+        dropped, and who is online is as this process knows it when the frame goes out.
+
+        At most one room frame a room goes out every ``ROOM_FRAME_GAP`` seconds: one that
+        comes sooner waits for the gap to pass, and the changes that come meanwhile go out
+        with it in one frame. A socket opened and closed in a loop sent every socket of its
+        room two frames a turn; the time they wait is nothing a person sees. ``at_once``
+        (a game's start, whose first state follows) sends it now."""
         if snap is None and self.room_snapshot is not None:
             snap = await self.room_snapshot(room_id)
         if snap is None or room_id not in self.rooms or snap.version < self.room_versions.get(room_id, 0):
             return
         self.room_versions[room_id] = snap.version
+        loop = asyncio.get_running_loop()
+        waiting = self.room_waiting.pop(room_id, None)
+        if waiting is not None:
+            waiting[1].cancel()
+        wait = self.room_sent_at.get(room_id, -math.inf) + ROOM_FRAME_GAP - loop.time()
+        if at_once or wait <= 0:
+            self._room_frame(room_id, snap)
+        else:
+            self.room_waiting[room_id] = (snap, loop.call_later(wait, self._room_frame, room_id, snap))
+
+    def _room_frame(self, room_id: str, snap: RoomSnapshot) -> None:
+        self.room_waiting.pop(room_id, None)
+        if room_id not in self.rooms:
+            return
+        self.room_sent_at[room_id] = asyncio.get_running_loop().time()
         self.fan_out(room_id, {"type": "room", "room": snap.for_online(self.online_members(room_id))})
 
     def _tell_seats(self, room_id: str, live: LiveGame) -> None:

@@ -25,6 +25,13 @@ from .wire import frames_receiver
 
 log = logging.getLogger(__name__)
 
+# what a socket refused before its hello is told, by code (then it is closed: 4429)
+SOCKET_REFUSALS = {
+    "too_many_connects": "Too many new connections from here; wait a minute.",
+    "too_many_sockets": "Too many open connections; close some and retry.",
+    "server_full": "Too many open connections; close some and retry.",
+}
+
 
 async def room_socket(ws: WebSocket) -> None:
     """``/ws/{room_id}``: a plain Starlette route (no dependencies to solve, nothing FastAPI
@@ -39,11 +46,11 @@ async def room_socket(ws: WebSocket) -> None:
         await ws.close(code=4403)  # before the handshake: the browser sees 403
         return
     address = ws.client.host if ws.client else ""
-    refused = services.sockets.open(address)
+    refused = "too_many_connects" if not await services.connect_rate.hit(address) else services.sockets.open(address)
     await ws.accept()
     if refused is not None:
         with contextlib.suppress(Exception):
-            await ws.send_json(error(None, refused, "Too many open connections; close some and retry."))
+            await ws.send_json(error(None, refused, SOCKET_REFUSALS[refused]))
             await ws.close(code=4429)
         return
     try:
@@ -70,9 +77,11 @@ async def _connect(ws: WebSocket, services: Services, room_id: str) -> None:
     conn, hello = admitted
     where = fields(room_id, seat=conn.seat)
     log.info("socket open: member %s", conn.member_id, extra=where)
+    hub = services.hub
     try:
         await _welcome(services, conn, hello)
-        await services.rooms.came_online(room_id)
+        if hub.member_sockets(room_id, conn.member_id) == 1:  # the member just came online
+            await services.rooms.came_online(room_id)
         await _serve(ws, services, conn)
     except WebSocketDisconnect:
         pass
@@ -80,10 +89,11 @@ async def _connect(ws: WebSocket, services: Services, room_id: str) -> None:
         log.exception("socket failed", extra=where)
     finally:
         log.info("socket closed: member %s", conn.member_id, extra=where)
-        services.hub.remove(conn)
+        hub.remove(conn)
         await conn.stop()
-        with contextlib.suppress(Exception):
-            await services.rooms.went_offline(room_id, conn.member_id, conn.host)
+        if hub.member_sockets(room_id, conn.member_id) == 0:  # the member's last socket here
+            with contextlib.suppress(Exception):
+                await services.rooms.went_offline(room_id, conn.member_id, conn.host)
 
 
 async def _admit(ws: WebSocket, services: Services, room_id: str) -> tuple[Connection, Hello] | None:
@@ -108,6 +118,11 @@ async def _admit(ws: WebSocket, services: Services, room_id: str) -> tuple[Conne
     except ApiError as e:
         await ws.send_json(error(None, e.code, e.message))
         await ws.close(code=4401 if e.code == "not_member" else 4404)
+        return None
+    if services.hub.member_sockets(room_id, admitted.member_id) >= settings.ws_per_member:
+        message = f"You have {settings.ws_per_member} connections open in this room; close one (a tab) first."
+        await ws.send_json(error(None, "too_many_tabs", message))
+        await ws.close(code=4429)
         return None
     conn = Connection(
         ws=ws,

@@ -195,7 +195,7 @@ class RoomUseCases:
 
     async def create(self, address: str, game: str, options: Any, name: Any, time_limits: Any = None) -> Joined:
         services = self.services
-        if not services.room_rate.hit(address):
+        if not await services.room_rate.hit(address):
             per = services.settings.rooms_per_minute
             raise ApiError(429, "too_many_rooms", f"At most {per} new rooms a minute from one address; wait a moment.")
         async with self._rooms() as svc:
@@ -382,14 +382,14 @@ class RoomUseCases:
 
     # --- chat ----------------------------------------------------------------------------
 
-    def _allow_chat(self, member_id: int) -> None:
+    async def _allow_chat(self, member_id: int) -> None:
         services = self.services
-        if not services.chat_rate.hit(member_id):
+        if not await services.chat_rate.hit(str(member_id)):
             per = services.settings.chat_per_minute
             raise ApiError(429, "chat_rate", f"At most {per} chat messages a minute; wait a moment.")
 
     async def _say(self, svc: RoomService, room: Room, member: Member, text: Any) -> dict[str, Any]:
-        self._allow_chat(member.id)
+        await self._allow_chat(member.id)
         msg = await svc.chat(room, member, text)
         await svc.s.commit()
         payload = chat_json(msg)
