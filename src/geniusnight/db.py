@@ -31,6 +31,7 @@ from sqlalchemy import (
     DateTime,
     Enum,
     ForeignKey,
+    Index,
     Integer,
     String,
     Text,
@@ -89,6 +90,8 @@ class RoomStatus(StrEnum):
 
 class Room(Base):
     __tablename__ = "rooms"
+    # retention reads rooms by status and age (migration 0007)
+    __table_args__ = (Index("ix_rooms_status_updated_at", "status", "updated_at"),)
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     invite: Mapped[str] = mapped_column(String(64), unique=True)  # the invite link token
@@ -149,8 +152,9 @@ class Game(Base):
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     last_seq: Mapped[int] = mapped_column(Integer, default=0)
     last_move_at: Mapped[datetime | None] = mapped_column(nullable=True)
-    # the running phase's deadline (survives restarts); None when no limit applies
-    deadline_at: Mapped[datetime | None] = mapped_column(nullable=True)
+    # the running phase's deadline (survives restarts); None when no limit applies; indexed
+    # for the driver's sweep (migration 0007)
+    deadline_at: Mapped[datetime | None] = mapped_column(nullable=True, index=True)
     deadline_seq: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
 
@@ -192,7 +196,9 @@ class Move(Base):
 
 
 class RefusedAction(Base):
-    """A refused move, kept for a while for debugging reports (admin only)."""
+    """A refused move, kept for a while for debugging reports (admin only): a sample, the
+    first few of each sender and of each game, its action cut short when it is large
+    (play/refusals.py); every refusal is counted in :class:`RefusalCount`."""
 
     __tablename__ = "refused_actions"
 
@@ -200,10 +206,26 @@ class RefusedAction(Base):
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
     at_seq: Mapped[int] = mapped_column(Integer)
     seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    # the member who sent it; None for the server's own moves (bots, timeouts)
+    member_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
     action: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     code: Mapped[str] = mapped_column(String(40))
     message: Mapped[str] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class RefusalCount(Base):
+    """How many moves of one sender a game refused, and when the first and the last came."""
+
+    __tablename__ = "refusal_counts"
+    __table_args__ = (UniqueConstraint("game_id", "sender", name="uq_refusal_counts_game_sender"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    sender: Mapped[int] = mapped_column(Integer)  # the member's id; 0 for the server's own moves
+    count: Mapped[int] = mapped_column(Integer)
+    first_at: Mapped[datetime] = mapped_column()
+    last_at: Mapped[datetime] = mapped_column()
 
 
 @event.listens_for(Session, "before_flush")

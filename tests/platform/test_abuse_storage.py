@@ -5,13 +5,17 @@ finished game's replay is rebuilt off the event loop."""
 from __future__ import annotations
 
 import asyncio
+import json
 import threading
 from typing import Any
 
 import httpx
 import pytest
+from sqlalchemy import func, select
 
 from geniusnight.bench.toy import ENGINE
+from geniusnight.db import RefusalCount, RefusedAction
+from inprocess import serve
 from support import seated_room
 
 
@@ -117,3 +121,65 @@ def test_a_token_bucket_allows_a_burst_then_refills_at_its_pace() -> None:
     assert bucket.take("host", now=0.0) and bucket.take("host", now=0.0)
     assert not bucket.take("host", now=29.0) and bucket.take("other", now=29.0)
     assert bucket.take("host", now=30.0) and not bucket.take("host", now=30.0)
+
+
+async def test_refused_moves_are_all_counted_and_only_a_sample_is_kept(any_db_url: str) -> None:
+    """The tester's flood: one player sends refused moves of 16 KiB as fast as they can. Each
+    sender's first 20 refusals are kept, with their action cut to 1 KiB, at most the game's
+    cap (100; 30 here) in all; every refusal is counted, per sender, and the admin's log
+    shows the sample and the counts."""
+    async with serve(any_db_url) as srv, httpx.AsyncClient(base_url=srv.base) as c:
+        host = (await c.post("/api/rooms", json={"game": "count21", "name": "Ada"})).json()
+        invite = host["invite_url"].rsplit("/", 1)[1]
+        members = []
+        for name in ("Bo", "Cy"):
+            c.cookies.clear()
+            members.append((await c.post(f"/api/join/{invite}", json={"name": name})).json())
+        auth = {"Authorization": f"Bearer {host['token']}"}
+        game_id = (await c.post(f"/api/rooms/{host['room_id']}/start", headers=auth)).json()["game_id"]
+        games = srv.services.games
+        games.refusals.kept_per_game = 30
+        games.refusals.flush_seconds = 3600  # written at the end (close), not on a timer
+        big = {"type": "add", "n": 1, "pad": "x" * 16_000}
+        flooder, other = members[0]["member_id"], members[1]["member_id"]
+        for _ in range(300):
+            assert (await games.submit_for(game_id, flooder, big)).code == "not_your_turn"
+        for _ in range(15):
+            assert (await games.submit_for(game_id, other, {"type": "add", "n": 1})).code == "not_your_turn"
+        db = srv.services.db
+        async with db.sessions() as s:
+            kept = list((await s.execute(select(RefusedAction).order_by(RefusedAction.id))).scalars())
+            counted = {r.sender: r.count for r in (await s.execute(select(RefusalCount))).scalars()}
+        assert [r.member_id for r in kept] == [flooder] * 20 + [other] * 10
+        sent = json.dumps(big, separators=(",", ":"))
+        assert all(r.action == {"truncated": sent[:1024], "bytes": len(sent)} for r in kept[:20])
+        assert len(kept[0].action["truncated"]) == 1024
+        assert kept[20].action == {"type": "add", "n": 1}
+        # once their sample (or the game's) is full, a sender's refusals are counted in memory
+        # and written every few seconds: here the flooder's 21st on, the other's 12th on
+        assert counted == {flooder: 20, other: 11}
+        await games.refusals.flush_all()
+        log = (await c.get(f"/api/admin/games/{game_id}/log", headers={"Authorization": "Bearer " + "a" * 32})).json()
+        assert len(log["refused"]) == 30 and log["refused"][0]["member_id"] == flooder
+        counts = {r["member_id"]: r["count"] for r in log["refused_counts"]}
+        assert counts == {flooder: 300, other: 15}
+        async with db.sessions() as s:
+            assert await s.scalar(select(func.count()).select_from(RefusedAction)) == 30
+
+
+async def test_a_flooding_senders_count_is_written_a_few_seconds_later(client: httpx.AsyncClient, app: Any) -> None:
+    room_id, auth = await seated_room(client)
+    game_id = (await client.post(f"/api/rooms/{room_id}/start", headers=auth)).json()["game_id"]
+    games = app.state.services.games
+    games.refusals.kept_per_sender, games.refusals.flush_seconds = 1, 0.05
+    for _ in range(5):
+        assert not (await games.submit(game_id, 1, {"type": "add", "n": 1})).ok
+    db = app.state.services.db
+
+    async def count() -> int | None:
+        async with db.sessions() as s:
+            return await s.scalar(select(RefusalCount.count))
+
+    assert await count() == 1
+    await asyncio.sleep(0.3)
+    assert await count() == 5

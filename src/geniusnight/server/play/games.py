@@ -26,13 +26,14 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.sql.dml import Insert, Update
 
 from ...clock import Clock, SystemClock
-from ...db import Database, Game, GameSeat, Move, RefusedAction, Room, RoomStatus, dumps_json
+from ...db import Database, Game, GameSeat, Move, Room, RoomStatus, dumps_json
 from ...engines import Engine, IllegalAction, get_engine
 from ...logs import fields
 from .. import metrics
 from ..replay.replayer import initial_state, steps
 from .patches import History, Step
 from .patches import encode as _dumps
+from .refusals import Refusal, RefusalLog
 
 log = logging.getLogger(__name__)
 
@@ -248,6 +249,7 @@ class GameService:
         # called after each committed move (fan-out and the bot/timer driver hook in here)
         self.on_commit: list[Callable[[LiveGame], Awaitable[None]]] = []
         self.writer = GroupCommit(db)
+        self.refusals = RefusalLog(db)
         self.in_flight = 0  # submits under way (a graceful shutdown waits for none)
 
     # --- loading ---------------------------------------------------------------------
@@ -427,6 +429,7 @@ class GameService:
 
     async def close(self) -> None:
         await self.writer.stop()
+        await self.refusals.flush_all()  # the refusals counted only in memory so far
 
     def forget(self, game_id: int) -> None:
         self.live.pop(game_id, None)
@@ -555,15 +558,15 @@ class GameService:
         if at_seq is not None and live.seq != at_seq:
             return Outcome(False, live.seq, "conflict", "The game moved on; try again.")
         if live.over:
-            return await self._refuse(live, seat, action, "game_over", "The game is over.")
+            return await self._refuse(live, member_id, seat, action, "game_over", "The game is over.")
         if live.closed:
-            return await self._refuse(live, seat, action, "room_closed", "This room was closed.")
+            return await self._refuse(live, member_id, seat, action, "room_closed", "This room was closed.")
         try:
             new_state = live.engine.apply(live.state, seat, action)
         except IllegalAction as e:
             if not fresh:
                 return None
-            return await self._refuse(live, seat, action, e.code, e.message)
+            return await self._refuse(live, member_id, seat, action, e.code, e.message)
         except Exception:
             log.exception(
                 "engine %s crashed on %r",
@@ -571,7 +574,9 @@ class GameService:
                 action,
                 extra=fields(live.room_id, live.id, live.seq, seat),
             )
-            return await self._refuse(live, seat, action, "engine_error", "The server could not apply that move.")
+            return await self._refuse(
+                live, member_id, seat, action, "engine_error", "The server could not apply that move."
+            )
         seq = live.seq + 1
         now = self.clock.now()
         result = live.engine.outcome(new_state)
@@ -669,23 +674,24 @@ class GameService:
             return live.deadline_at, live.deadline_seq
         return now + timedelta(seconds=float(limit)), seq
 
-    async def _refuse(self, live: LiveGame, seat: int | None, action: Any, code: str, message: str) -> Outcome:
+    async def _refuse(
+        self, live: LiveGame, member_id: int | None, seat: int | None, action: Any, code: str, message: str
+    ) -> Outcome:
+        """Refuse a move: counted, and kept as a sample for the admin (see refusals.py)."""
         metrics.MOVES_REFUSED.labels(live.engine.info.id, code).inc()
-        log.info("move refused: %s", code, extra=fields(live.room_id, live.id, live.seq, seat))
+        refusal = Refusal(live.id, live.seq, seat, member_id, action, code, message, self.clock.now())
         try:
-            async with self.db.sessions() as s, s.begin():
-                s.add(
-                    RefusedAction(
-                        game_id=live.id,
-                        at_seq=live.seq,
-                        seat=seat,
-                        action=action if isinstance(action, dict) else {"raw": repr(action)[:500]},
-                        code=code,
-                        message=message,
-                    )
-                )
+            kept = await self.refusals.note(refusal)
         except Exception:  # the debugging record is best-effort
             log.exception("could not record a refused action")
+            kept = False
+        # a line for the refusals the sample keeps: a flood of them fills no log either
+        log.log(
+            logging.INFO if kept else logging.DEBUG,
+            "move refused: %s",
+            code,
+            extra=fields(live.room_id, live.id, live.seq, seat),
+        )
         return Outcome(False, live.seq, code, message)
 
 
