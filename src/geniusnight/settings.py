@@ -59,6 +59,10 @@ class Settings(BaseSettings):
     # a host whose every socket closed this long ago hands the host role to someone connected
     host_away_seconds: float = 120.0
     finished_room_days: int = 30  # finished and closed rooms are deleted after this (0: never)
+    # lobbies and running games nobody touched this long are closed (0: never); closed rooms
+    # are then deleted after finished_room_days like finished ones (docs/deploy.md)
+    abandoned_lobby_hours: float = Field(default=24.0, ge=0)
+    abandoned_game_hours: float = Field(default=72.0, ge=0)
     # the cache of live games: a game that left it comes back from its log when needed
     live_games_max: int = 1000
     live_idle_seconds: float = 600.0

@@ -1,16 +1,16 @@
 """What the admin console reads and does (docs/admin.md): rooms and their games, closing a
 room, a game's log with its refused actions, exports and the state at any seq (through
-:class:`..replay.logs.GameLogs`), and the retention purges."""
+:class:`..replay.logs.GameLogs`), and retention: abandoned rooms closed, old rooms purged."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import delete, func, or_, select
+from sqlalchemy import ColumnElement, delete, exists, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from ...db import Game, Member, RefusalCount, RefusedAction, Room, RoomStatus
+from ...db import ChatMessage, Game, Member, RefusalCount, RefusedAction, Room, RoomStatus
 from ...engines import ENGINES
 from ..errors import ApiError
 from ..replay.logs import game_summary, iso, log_filter, player
@@ -235,3 +235,62 @@ async def purge_old_rooms(session: AsyncSession, days: int, now: datetime | None
     )
     await session.commit()
     return int(getattr(result, "rowcount", 0) or 0)
+
+
+ABANDONED_MESSAGE = "Nobody played in this room for a long time, so it was closed."
+ABANDONED_BATCH = 500  # rooms closed per statement (a first run may find many)
+
+
+def _untouched(status: RoomStatus, since: datetime) -> list[ColumnElement[bool]]:
+    """A room of ``status`` nobody touched since ``since``: the room did not change (created,
+    options, a game started: ``rooms.updated_at``), nobody joined, nobody chatted, and a
+    running game had no move (nor its start) since."""
+    quiet = [
+        Room.status == status,
+        Room.updated_at < since,
+        ~exists().where(Member.room_id == Room.id, Member.created_at >= since),
+        ~exists().where(ChatMessage.room_id == Room.id, ChatMessage.created_at >= since),
+    ]
+    if status == RoomStatus.PLAYING:
+        last_touch = func.coalesce(Game.last_move_at, Game.started_at)
+        quiet.append(~exists().where(Game.id == Room.current_game_id, last_touch >= since))
+    return quiet
+
+
+async def close_abandoned_rooms(services: Services, now: datetime | None = None) -> int:
+    """Close lobbies nobody touched for ``ABANDONED_LOBBY_HOURS`` and running games nobody
+    touched for ``ABANDONED_GAME_HOURS`` (0: never), as an admin's close does: anyone still
+    connected is told, bots and clocks stop, the log stays. They are then purged with the
+    finished rooms, ``FINISHED_ROOM_DAYS`` after (docs/deploy.md, "Abandoned rooms")."""
+    settings = services.settings
+    now = now or datetime.now(UTC)
+    closed = 0
+    for status, hours in (
+        (RoomStatus.LOBBY, settings.abandoned_lobby_hours),
+        (RoomStatus.PLAYING, settings.abandoned_game_hours),
+    ):
+        if not hours:
+            continue
+        since = now - timedelta(hours=hours)
+        while True:
+            async with services.db.sessions() as session:
+                batch = select(Room.id).where(*_untouched(status, since)).limit(ABANDONED_BATCH)
+                candidates = list((await session.execute(batch)).scalars())
+                if not candidates:
+                    break
+                # the same test again as the rows change: a room someone touched meanwhile stays
+                result = await session.execute(
+                    update(Room)
+                    .where(Room.id.in_(candidates), *_untouched(status, since))
+                    .values(status=RoomStatus.CLOSED, updated_at=now, version=Room.version + 1)
+                    .returning(Room.id)
+                )
+                room_ids = list(result.scalars())
+                await session.commit()
+            for room_id in room_ids:
+                services.games.close_room(room_id)
+                await services.publish_closed(room_id, ABANDONED_MESSAGE)
+            closed += len(room_ids)
+            if len(candidates) < ABANDONED_BATCH:
+                break
+    return closed

@@ -21,10 +21,11 @@ import time
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import ColumnElement, func, or_, select
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from ...clock import Clock, SystemClock
-from ...db import Game
+from ...db import Game, Move, Room, RoomStatus
 from ...engines import Rng
 from ...logs import fields
 from .. import metrics
@@ -37,6 +38,10 @@ TIMEOUT_ACTION = {"type": "timeout"}
 SWEEP_SECONDS = 3.0
 # how long past its due time a bot turn or a clock may be before the sweep takes it over
 SWEEP_GRACE = 2.0
+# the sweep reads the games that moved or started this recently, and those whose clock ran out
+# (not every running game of all time): a game quiet for longer has no bot turn left that a
+# live process has not taken, since a process that starts schedules every running game
+SWEEP_WINDOW = timedelta(minutes=10)
 # a claim outlives a normal job by far, and frees the work soon after its process died
 CLAIM_SECONDS = 5
 
@@ -51,6 +56,9 @@ class Driver:
         self._timers: dict[int, datetime] = {}  # game id -> deadline a timer sleeps toward
         self._sleepers: dict[int, asyncio.Task[Any]] = {}  # game id -> its timer, while it sleeps
         self._swept: dict[int, int] = {}  # game id -> last seq the sweep found no bot to act at
+        self._moved: dict[int, datetime] = {}  # game id -> its last move (or start) the sweep saw
+        self._seen: tuple[int, int] | None = None  # the highest move and game ids the last sweep read
+        self._seen_before: tuple[int, int] = (0, 0)  # ... and the sweep before it
         self._sweeper: asyncio.Task[None] | None = None
         self._waiting: set[asyncio.Task[Any]] = set()  # jobs still sleeping toward their time
         self.draining = False  # shutting down: no new jobs; a survivor's sweep takes them
@@ -201,9 +209,9 @@ class Driver:
         async with self.games.db.sessions() as s:
             rows = (
                 await s.execute(
-                    select(
-                        Game.id, Game.last_seq, Game.seats, Game.deadline_at, Game.last_move_at, Game.started_at
-                    ).where(Game.finished_at.is_(None))
+                    select(Game.id, Game.last_seq, Game.seats, Game.deadline_at, Game.last_move_at, Game.started_at)
+                    .join(Room, Room.id == Game.room_id)
+                    .where(*await self._may_be_overdue(s, now))
                 )
             ).all()
         for game_id, last_seq, seats, deadline_at, last_move_at, started_at in rows:
@@ -226,12 +234,53 @@ class Driver:
                 continue
             if seats:  # a kick or a stand-in may have made a seat a bot's
                 self.games.set_seats(live, seats)
-            if live.over:
+            if live.over or live.closed:
                 continue
             bot_to_act = any(seat in live.engine.to_act(live.state) for seat in live.bot_seats())
             if not bot_to_act:
                 self._swept[game_id] = live.seq
             self.schedule(live)
+
+    async def _may_be_overdue(self, s: AsyncSession, now: datetime) -> list[ColumnElement[bool]]:
+        """What the sweep reads: running games of rooms not closed whose clock ran out (the
+        ``deadline_at`` index) or that moved or started within ``SWEEP_WINDOW``. Those are
+        found from the ids of the moves and games written since the sweep before last (primary
+        key ranges; one sweep of overlap covers a transaction that took an id before another
+        but committed after it), not from a column every move would have to index."""
+        if self._seen is None:  # this process's first sweep: it began after resume_all
+            self._seen = (
+                await s.scalar(select(func.max(Move.id))) or 0,
+                await s.scalar(select(func.max(Game.id))) or 0,
+            )
+            self._seen_before = self._seen
+        moves_from, games_from = self._seen_before
+        moves_seen, games_seen = self._seen
+        moved = (
+            select(Move.game_id, func.max(Move.id), func.max(Move.created_at))
+            .where(Move.id > moves_from)
+            .group_by(Move.game_id)
+        )
+        for game_id, move_id, at in (await s.execute(moved)).tuples():
+            self._saw_move(game_id, _aware(at) or now)
+            moves_seen = max(moves_seen, move_id)
+        for game_id, at in (await s.execute(select(Game.id, Game.started_at).where(Game.id > games_from))).tuples():
+            self._saw_move(game_id, _aware(at) or now)
+            games_seen = max(games_seen, game_id)
+        self._seen_before, self._seen = self._seen, (moves_seen, games_seen)
+        for game_id, at in list(self._moved.items()):
+            if now - at > SWEEP_WINDOW:
+                del self._moved[game_id]
+                self._swept.pop(game_id, None)
+        clock_overdue = Game.deadline_at < now - timedelta(seconds=SWEEP_GRACE)
+        recent = Game.id.in_(list(self._moved)) if self._moved else None
+        return [
+            Game.finished_at.is_(None),
+            Room.status != RoomStatus.CLOSED,
+            clock_overdue if recent is None else or_(recent, clock_overdue),
+        ]
+
+    def _saw_move(self, game_id: int, at: datetime) -> None:
+        self._moved[game_id] = max(at, self._moved.get(game_id, at))
 
     async def drain(self) -> None:
         """Take no new jobs, drop the sleeping ones, and let those already acting finish."""
