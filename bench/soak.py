@@ -36,7 +36,7 @@ from geniusnight.cli import db_upgrade
 # game -> (player counts the workers take turns over, bots for the seats other than the host's)
 TABLES: dict[str, tuple[tuple[int, ...], tuple[str, ...]]] = {
     "ingenious": ((2, 3, 4), ("random", "greedy")),
-    "genius-idea": ((2, 3, 4, 5), ("random", "smart")),
+    "genius-idea": ((2, 3, 4, 5), ("random", "sharp")),
     "brainiac": ((3, 4, 5), ("random", "trivia")),
     "count21": ((2, 3, 4), ("random",)),
 }

@@ -105,7 +105,7 @@ async def main() -> None:
                 await guest.context.close()
                 await shot(host[0], "lobby-host-phone")
                 await close_all(host)
-                await game(browser, srv.base, "genius-idea", genius_step, "gi-result", bots=["smart", "smart"])
+                await game(browser, srv.base, "genius-idea", genius_step, "gi-result", bots=["sharp", "sharp"])
                 await game(browser, srv.base, "brainiac", brainiac_step, "bq-result", bots=["trivia", "trivia"])
                 await game(browser, srv.base, "ingenious", ingenious_step, "ingenious-ranking", bots=["greedy"])
                 await browser.close()

@@ -1,12 +1,14 @@
-"""Measured match: smart vs random Genius Idea Solvers, everything else held equal.
+"""Measured match: Genius Idea Solvers of each strength (and random ones) on the same bot
+riddles, everything else held equal.
 
-Every seat prepares, reveals (as Disruptor) and orders (as Riddler) with the ``smart`` policy;
-only the Solvers' policy changes between the two arms. The race is driven like the server
-does it: at each step one seat of ``to_act`` (picked by a seeded PRNG) makes its bot's move.
-Both arms play the same seeds (same deals). Reported per arm: riddles solved, solved within 1/2/3
-hints, hints needed (an unsolved riddle counts 6), wrong guesses per riddle, and Solver points per riddle.
+Every seat prepares, reveals (as Disruptor) and orders (as Riddler) with one policy
+(``--others``, default ``normal``); only the Solvers' policy changes between the arms. The
+race is driven like the server does it: at each step one seat of ``to_act`` (picked by a
+seeded PRNG) makes its bot's move. Every arm plays the same seeds (same deals). Reported per
+arm: riddles solved, solved within 1/2/3 hints, hints needed (an unsolved riddle counts 6),
+wrong guesses per riddle, and Solver points per riddle.
 
-    .venv/bin/python bench/genius_idea/match.py --games 200
+    .venv/bin/python bench/genius_idea/match.py --games 200 --solvers random easy normal sharp
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ class Tally:
                 self.solver_points += r["points"][r["solved_by"]]
 
 
-def play(players: int, seed: int, solver_bot: str) -> list[dict[str, Any]]:
+def play(players: int, seed: int, solver_bot: str, others: str = "normal") -> list[dict[str, Any]]:
     state = E.setup(players, {}, seed)
     rng = Rng.from_seed(seed ^ 0x5EED)
     step = 0
@@ -49,7 +51,7 @@ def play(players: int, seed: int, solver_bot: str) -> list[dict[str, Any]]:
         seats = sorted(E.to_act(state))
         seat = rng.choice(seats)
         role = E.view(state, None)["roles"][seat]
-        bot = solver_bot if state["phase"] == "guess" and role == "solver" else "smart"
+        bot = solver_bot if state["phase"] == "guess" and role == "solver" else others
         action = E.bot_action(state, seat, bot, seed * 100_003 + step)
         assert action is not None
         state = E.apply(state, seat, action)
@@ -57,10 +59,10 @@ def play(players: int, seed: int, solver_bot: str) -> list[dict[str, Any]]:
     return list(state["history"])
 
 
-def run(players: int, games: int, solver_bot: str) -> Tally:
+def run(players: int, games: int, solver_bot: str, others: str) -> Tally:
     tally = Tally()
     for seed in range(games):
-        tally.add(play(players, seed, solver_bot))
+        tally.add(play(players, seed, solver_bot, others))
     return tally
 
 
@@ -68,6 +70,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--players", type=int, nargs="*", default=[2, 3, 4, 5, 6])
+    parser.add_argument("--solvers", nargs="*", default=["random", "easy", "normal", "sharp"])
+    parser.add_argument("--others", default="normal", help="the bot of every other role")
     args = parser.parse_args()
     print(
         "| players | Solvers | riddles | solved | solved with <=1 / <=2 / <=3 hints "
@@ -75,8 +79,8 @@ def main() -> None:
     )
     print("|---|---|---|---|---|---|---|---|")
     for players in args.players:
-        for bot in ("random", "smart"):
-            t = run(players, args.games, bot)
+        for bot in args.solvers:
+            t = run(players, args.games, bot, args.others)
             # hints out when the riddle fell, an unsolved riddle counting 6 (one past all 5)
             needed = (sum(t.hints_when_solved) + 6 * (t.riddles - t.solved)) / t.riddles
             print(

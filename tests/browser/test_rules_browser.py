@@ -29,7 +29,7 @@ async def test_the_home_page_links_a_rules_page_for_each_game(server: ServerProc
 
 
 async def test_the_room_has_a_how_to_play_overlay(server: ServerProcess, browser: Browser) -> None:
-    pages = await open_room(browser, server.base, "genius-idea", ["Ada"], bots=["smart", "smart"], start=False)
+    pages = await open_room(browser, server.base, "genius-idea", ["Ada"], bots=["sharp", "sharp"], start=False)
     page = pages[0]
     await expect(page.get_by_test_id("rules-dialog")).to_be_hidden()
     await page.get_by_test_id("how-to-play").click()

@@ -1,7 +1,7 @@
-"""The smart Riddler beside people: a person who reads its hints solves its riddles.
+"""The bot Riddler beside people: a person who reads its hints solves its riddles.
 
-The simulated person waits for all 5 hints (revealed by the smart Disruptor, least helpful
-first, and ordered by the smart Riddler), then picks the public card that shares the most with
+The simulated person waits for all 5 hints (revealed by the bot Disruptor, least helpful
+first, and ordered by the bot Riddler), then picks the public card that shares the most with
 them. Two readers are used, so the result does not hinge on the bot's own measure:
 
 - the *theme reader* sums the curated associations (``associations.txt``) alone;
@@ -61,7 +61,7 @@ def read_riddles(players: int, seed: int, riddler_bot: str, reader: Reader) -> l
                     solved.append(pick == cur["answer"])
                 action = {"type": "guess", "card": pick}
         else:
-            bot = riddler_bot if state["phase"] == "prepare" else "smart"
+            bot = riddler_bot if state["phase"] == "prepare" else "normal"
             action = E.bot_action(state, seat, bot, seed * 7919 + step)
         assert action is not None
         state = E.apply(state, seat, action)
@@ -77,10 +77,10 @@ def solve_rate(riddler_bot: str, reader: Reader) -> float:
 
 
 @pytest.mark.parametrize("reader", [theme_reader, embedding_reader], ids=["theme reader", "embedding reader"])
-def test_a_person_reading_the_smart_riddlers_hints_solves_far_more_often_than_chance(reader: Reader) -> None:
-    smart = solve_rate("smart", reader)
-    assert smart > 4 * CHANCE
-    assert smart > solve_rate("random", reader) + 0.15
+def test_a_person_reading_the_bot_riddlers_hints_solves_far_more_often_than_chance(reader: Reader) -> None:
+    normal = solve_rate("normal", reader)
+    assert normal > 4 * CHANCE
+    assert normal > solve_rate("random", reader) + 0.15
 
 
 def test_every_deck_word_has_themes_shared_with_several_other_deck_words() -> None:

@@ -91,14 +91,24 @@ class GeniusIdeaEngine:
         bots=(
             BotSpec("random", "Random", "Random legal moves; as a Solver guesses or passes at random."),
             BotSpec(
-                "smart",
-                "Smart",
-                "Builds riddles from related words; as a Solver guesses when sure and waits for hints otherwise.",
+                "easy",
+                "Easy",
+                "Clear riddles; as a Solver reads hints slowly and loosely, and guesses only when very sure.",
+            ),
+            BotSpec(
+                "normal",
+                "Normal",
+                "Clear riddles; as a Solver answers at a good player's pace when fairly sure.",
+            ),
+            BotSpec(
+                "sharp",
+                "Sharp",
+                "Clear riddles; as a Solver reads hints closely and answers quickly.",
             ),
         ),
-        default_bot="smart",
+        default_bot="sharp",
         timed_phases={
-            "prepare": "the engine prepares a riddle (smart bot) for every seat that has not",
+            "prepare": "the engine prepares a riddle (the bots' riddle) for every seat that has not",
             "reveal": "a random unrevealed hint is revealed",
             "order": "the revealed hints keep their current order",
             "guess": "every Solver still to act passes (with all 5 hints out the round ends unsolved)",
@@ -244,7 +254,7 @@ class GeniusIdeaEngine:
         return new
 
     def _timeout(self, state: State) -> None:
-        # An unprepared riddle is made by the smart bot; the bots import the rules, so the
+        # An unprepared riddle is made as the bots make one; the bots import the rules, so the
         # engine (which sees both) makes it rather than rules.timeout.
         if state["phase"] == "prepare":
             for seat in sorted(state["preparing"]):
@@ -274,6 +284,11 @@ class GeniusIdeaEngine:
 
     def bot_action(self, state: State, seat: int, bot: str, seed: int) -> dict[str, Any] | None:
         return bots.bot_action(state, seat, bot, seed)
+
+    def bot_think_seconds(self, state: State, seat: int, bot: str, seed: int) -> float | None:
+        """Seconds a bot thinks before its next move (a Solver reading a hint), or None for
+        the server's usual bot delay (docs/engine-contract.md, "Bots")."""
+        return bots.think_seconds(state, seat, bot, seed)
 
     # --- persistence ----------------------------------------------------------------------
 

@@ -92,13 +92,29 @@ def fallback_similarity(a: str, b: str) -> float:
     return min(1.0, 0.8 * jac + min(0.2, 0.05 * prefix))
 
 
+def embedding(a: str, b: str) -> float:
+    """The hub-corrected embedding cosine of two deck words: ``cos(a, b)`` minus the mean of
+    their mean cosines to the deck (about 0 for unrelated words, 0.3 and more for close ones)."""
+    if a == b:
+        return 1.0
+    mean = _mean_cosine()
+    return _cosine(a, b) - (mean[a] + mean[b]) / 2
+
+
 def similarity(a: str, b: str) -> float:
-    """Relatedness of two words: association plus the hub-corrected embedding cosine for deck
-    words (about 0 for unrelated words, 1 and more for close ones), else the fallback."""
+    """Relatedness of two words, the Riddler's model: association plus half the hub-corrected
+    embedding cosine for deck words (about 0 for unrelated words, 1 and more for close ones),
+    else the fallback."""
     known = themes()
     if a not in known or b not in known:
         return fallback_similarity(a, b)
-    if a == b:
-        return 1.0 + EMBEDDING_WEIGHT
-    mean = _mean_cosine()
-    return association(a, b) + EMBEDDING_WEIGHT * (_cosine(a, b) - (mean[a] + mean[b]) / 2)
+    return association(a, b) + EMBEDDING_WEIGHT * embedding(a, b)
+
+
+def embedding_similarity(a: str, b: str) -> float:
+    """Relatedness by the embedding alone (the Solvers' model, which never reads the curated
+    themes): :func:`embedding` for deck words, else the fallback."""
+    known = themes()
+    if a not in known or b not in known:
+        return fallback_similarity(a, b)
+    return embedding(a, b)

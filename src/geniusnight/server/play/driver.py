@@ -1,7 +1,9 @@
 """Bots and phase clocks: the server's own moves, made through the same pipeline as a player's.
 
 After every committed move the driver looks at the new state: a bot seat that must act gets
-its move (after a short "thinking" delay so people can follow), and a phase with a time
+its move after it has "thought": ``BOT_DELAY_MS``, or longer when its engine asks for a human
+think time (``bot_think_seconds``, e.g. a Genius Idea Solver reading a hint; none when
+``BOT_DELAY_MS`` is 0, as in tests and benchmarks), and a phase with a time
 limit gets a timer that applies the engine's ``timeout`` action as the system. Deadlines are
 stored with the game, so a restarted server picks the clocks up where they were.
 
@@ -26,7 +28,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from ...clock import Clock, SystemClock
 from ...db import Game, Move, Room, RoomStatus
-from ...engines import Rng
+from ...engines import Rng, get_engine
 from ...logs import fields
 from .. import metrics
 from .games import GameService, LiveGame, _aware, derive_seed
@@ -44,6 +46,9 @@ SWEEP_GRACE = 2.0
 SWEEP_WINDOW = timedelta(minutes=10)
 # a claim outlives a normal job by far, and frees the work soon after its process died
 CLAIM_SECONDS = 5
+# the longest think time an engine may ask for one bot move (``bot_think_seconds``); the
+# sweep lets a quiet game whose engine asks for think times wait this long before it is overdue
+THINK_MAX_SECONDS = 15.0
 
 
 class Driver:
@@ -77,9 +82,12 @@ class Driver:
             return
         if self.draining:
             return
-        bots = live.bot_seats()
-        if bots and not bots.keys().isdisjoint(live.engine.to_act(live.state)):
-            self._spawn(self._bot_turn(live.id, live.seq))
+        to_act = live.engine.to_act(live.state)
+        plan = sorted(
+            (self.think_time(live, seat, bot), seat, bot) for seat, bot in live.bot_seats().items() if seat in to_act
+        )
+        if plan:
+            self._spawn(self._bot_turn(live.id, live.seq, plan))
         if self._timers.get(live.id) != live.deadline_at:
             self._stop_timer(live.id)  # the clock restarted (or stopped): the old deadline is gone
             if live.deadline_at is not None:
@@ -107,17 +115,34 @@ class Driver:
             self._waiting.discard(task)
         return not self.draining
 
-    async def _bot_turn(self, game_id: int, seq: int) -> None:
-        if not await self._wait(self.bot_delay):
-            return
-        live = await self.games.get(game_id)
-        if live.seq != seq or live.over:
-            return  # a newer move scheduled its own turn
-        if not await self.bus.claim(f"bot:{game_id}:{seq}", CLAIM_SECONDS):
-            return
-        to_act = live.engine.to_act(live.state)
-        for seat, bot in sorted(live.bot_seats().items()):
-            if seat not in to_act:
+    def think_time(self, live: LiveGame, seat: int, bot: str) -> float:
+        """Seconds the bot at ``seat`` thinks before its next move: ``BOT_DELAY_MS``, or the
+        longer time its engine asks for (capped at ``THINK_MAX_SECONDS``); 0 when
+        ``BOT_DELAY_MS`` is 0 (tests and benchmarks play at once)."""
+        if self.bot_delay <= 0:
+            return 0.0
+        ask = getattr(live.engine, "bot_think_seconds", None)
+        if ask is None:
+            return self.bot_delay
+        wanted = ask(live.state, seat, bot, derive_seed(live.seed, live.seq, seat, "think"))
+        return max(self.bot_delay, min(float(wanted or 0.0), THINK_MAX_SECONDS))
+
+    async def _bot_turn(self, game_id: int, seq: int, plan: list[tuple[float, int, str]]) -> None:
+        """The bots to act at ``seq`` move in the order their think times run out: the first
+        whose policy makes a move commits it (and that move schedules the next turn); one who
+        waits (None) lets the next bot finish thinking."""
+        waited = 0.0
+        for think, seat, bot in plan:
+            if think > waited:
+                if not await self._wait(think - waited):
+                    return
+                waited = think
+            live = await self.games.get(game_id)
+            if live.seq != seq or live.over:
+                return  # a newer move scheduled its own turn
+            if live.bot_seats().get(seat) != bot or seat not in live.engine.to_act(live.state):
+                continue
+            if not await self.bus.claim(f"bot:{game_id}:{seq}:{seat}", CLAIM_SECONDS):
                 continue
             started = time.perf_counter()
             action = await asyncio.to_thread(self.choose, live, seat, bot)
@@ -205,16 +230,24 @@ class Driver:
     async def sweep(self) -> None:
         """Re-schedule running games whose bot turn or clock is overdue (their process died)."""
         now = self.clock.now()
-        bot_due = timedelta(seconds=self.bot_delay + SWEEP_GRACE)
         async with self.games.db.sessions() as s:
             rows = (
                 await s.execute(
-                    select(Game.id, Game.last_seq, Game.seats, Game.deadline_at, Game.last_move_at, Game.started_at)
+                    select(
+                        Game.id,
+                        Game.engine,
+                        Game.last_seq,
+                        Game.seats,
+                        Game.deadline_at,
+                        Game.last_move_at,
+                        Game.started_at,
+                    )
                     .join(Room, Room.id == Game.room_id)
                     .where(*await self._may_be_overdue(s, now))
                 )
             ).all()
-        for game_id, last_seq, seats, deadline_at, last_move_at, started_at in rows:
+        for game_id, engine_id, last_seq, seats, deadline_at, last_move_at, started_at in rows:
+            bot_due = timedelta(seconds=self.longest_think(engine_id) + SWEEP_GRACE)
             deadline_at = _aware(deadline_at)
             overdue_clock = deadline_at is not None and now - deadline_at > timedelta(seconds=SWEEP_GRACE)
             quiet_since = _aware(last_move_at) or _aware(started_at)
@@ -240,6 +273,14 @@ class Driver:
             if not bot_to_act:
                 self._swept[game_id] = live.seq
             self.schedule(live)
+
+    def longest_think(self, engine_id: str) -> float:
+        """The longest a bot of this game may think (``think_time``), for the sweep."""
+        try:
+            asks = hasattr(get_engine(engine_id), "bot_think_seconds")
+        except KeyError:
+            asks = False
+        return max(self.bot_delay, THINK_MAX_SECONDS) if asks and self.bot_delay > 0 else self.bot_delay
 
     async def _may_be_overdue(self, s: AsyncSession, now: datetime) -> list[ColumnElement[bool]]:
         """What the sweep reads: running games of rooms not closed whose clock ran out (the
