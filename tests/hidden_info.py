@@ -23,7 +23,7 @@ from typing import Any
 
 from geniusnight.engines import get_engine
 
-TRADE_PHASES = ("ask", "answer", "judge", "accuse")
+TRADE_PHASES = ("ask", "answer", "judge", "dispute", "accuse")
 
 
 def _json(value: Any) -> Any:

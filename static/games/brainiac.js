@@ -111,6 +111,7 @@ export function createGameView(root, ctx) {
       case "ask": return mine ? T("bq.status.ask") : T("bq.status.ask_wait", { name: name(v.genius) });
       case "answer": return mine ? T("bq.status.answer") : T("bq.status.answer_wait", { names: waiting });
       case "judge": return mine ? T("bq.status.judge") : T("bq.status.judge_wait", { name: name(v.genius) });
+      case "dispute": return mine ? T("bq.status.dispute") : T("bq.status.dispute_wait", { names: waiting });
       case "accuse": return mine ? T("bq.status.accuse") : T("bq.status.accuse_wait", { name: name(v.accuser) });
       case "results": return revealStatus({ toAct: v.to_act, seat: me(), canReady: !!ctx.send && ctx.mode !== "replay", nameOf: name });
       case "over": {
@@ -124,10 +125,10 @@ export function createGameView(root, ctx) {
   function renderIdentity(v) {
     identity.replaceChildren();
     if (me() === null) return;
-    const inRound = ["ask", "answer", "judge", "accuse"].includes(v.phase);
+    const inRound = ["ask", "answer", "judge", "dispute", "accuse"].includes(v.phase);
     if (!inRound) return;
     if (v.genius === me()) {
-      add(identity, h("div", { class: "bq-identity bq-genius-badge", "data-testid": "bq-identity", "data-identity": "genius" }, T("bq.you_genius")));
+      add(identity, h("div", { class: "bq-identity bq-genius-badge", "data-testid": "bq-identity", "data-identity": "genius" }, T("bq.you_genius_set_aside")));
       return;
     }
     const who = v.identity;
@@ -256,7 +257,7 @@ export function createGameView(root, ctx) {
       add(main, h("ul", { class: "bq-answered", "data-testid": "bq-answered" }, ...waiting));
       return;
     }
-    if (v.phase === "judge" || v.phase === "accuse") {
+    if (v.phase === "judge" || v.phase === "dispute" || v.phase === "accuse") {
       add(main, questionBox(v));
       add(main, readout(v));
       if (v.phase === "accuse") add(main, accusePanel(v));
@@ -296,14 +297,26 @@ export function createGameView(root, ctx) {
         const engine = v.verdicts.engine[s];
         verdict = s in ui.overrides ? ui.overrides[s] : engine;
         if (s in ui.overrides && ui.overrides[s] !== engine) note = ` (${T("bq.overruled")})`;
-      } else if (v.phase === "accuse" && v.verdicts) {
+      } else if ((v.phase === "dispute" || v.phase === "accuse") && v.verdicts) {
+        // in dispute: the Genius's verdict, which stands unless the table overturns it
         verdict = v.verdicts.final[s];
         if (v.verdicts.overrides[s] !== null && v.verdicts.overrides[s] !== v.verdicts.engine[s]) note = ` (${T("bq.overruled_genius")})`;
+        if (v.dispute && v.dispute.overturned && v.dispute.overturned.includes(s)) note = ` (${T("bq.overturned")})`;
       }
       const li = h("li", { class: `bq-ans${verdict === true ? " bq-right" : verdict === false ? " bq-wrong" : ""}`, "data-testid": `bq-answer-${s}` });
       add(li, h("span", { class: "bq-pname" }, name(s)), h("span", { class: "bq-atext" }, v.answers && v.answers[s] ? v.answers[s] : "(blank)"));
       if (verdict !== null) add(li, h("span", { class: "bq-verdict" }, (verdict ? `✓ ${T("bq.right")}` : `✗ ${T("bq.wrong")}`) + note));
       if (v.revealed && v.revealed[s]) add(li, h("span", { class: `bq-tag bq-tag-${v.revealed[s]}` }, v.revealed[s] === "idiot" ? "IDIOT!" : "Brainiac"));
+      add(li, disputedBy(v.dispute && v.dispute.disputes, s, `bq-disputed-${s}`));
+      if (v.phase === "dispute" && (v.dispute_targets || []).includes(s) && ctx.send && ctx.mode !== "replay") {
+        add(li, h("button", {
+          type: "button",
+          class: "bq-dispute",
+          "data-testid": `bq-dispute-${s}`,
+          disabled: !canAct(),
+          onclick: () => send({ type: "dispute", target: s }),
+        }, T("bq.dispute_button")));
+      }
       if (judging) {
         add(li, h("button", {
           type: "button",
@@ -337,8 +350,19 @@ export function createGameView(root, ctx) {
       }, T("bq.confirm")));
     } else if (v.phase === "judge") {
       add(box, h("p", { class: "bq-muted" }, T("bq.checking", { name: name(v.genius) })));
+    } else if (v.phase === "dispute") {
+      add(box, h("p", { class: "bq-muted" }, T("bq.dispute_hint")));
+      if (me() !== null && v.to_act.includes(me()) && ctx.send && ctx.mode !== "replay") {
+        add(box, h("button", { type: "button", class: "primary", "data-testid": "bq-dispute-done", disabled: !canAct(), onclick: () => send({ type: "agree" }) }, T("bq.dispute_done")));
+      }
     }
     return box;
+  }
+
+  // "disputed by Ann, Bob" under an answer whose verdict people disputed
+  function disputedBy(disputes, seat, testid) {
+    const by = (disputes || []).filter((d) => d.target === seat).map((d) => name(d.by));
+    return by.length ? h("span", { class: "bq-disputed", "data-testid": testid }, T("bq.disputed_by", { names: by.join(", ") })) : null;
   }
 
   function accusePanel(v) {
@@ -381,6 +405,8 @@ export function createGameView(root, ctx) {
         h("span", { class: "bq-pname" }, name(s)),
         s === last.genius ? h("span", { class: "bq-tag bq-tag-genius" }, T("bq.genius")) : h("span", { class: `bq-tag bq-tag-${id}` }, id === "idiot" ? "IDIOT!" : "Brainiac"),
         s === last.genius ? null : h("span", { class: `bq-atext ${last.verdicts[s] ? "bq-right" : "bq-wrong"}` }, `${last.answers[s] || T("bq.blank")} ${last.verdicts[s] ? "✓" : "✗"}`),
+        (last.overturned || []).includes(s) ? h("span", { class: "bq-tag bq-overturned", "data-testid": `bq-overturned-${s}` }, T("bq.overturned")) : null,
+        disputedBy(last.disputes, s, null),
         h("span", { class: `bq-change ${change > 0 ? "bq-up" : change < 0 ? "bq-down" : ""}` }, change > 0 ? `+${change}` : String(change)),
       );
       const why = h("ul", { class: "bq-why" });
@@ -412,6 +438,8 @@ export function createGameView(root, ctx) {
       if (v.phase === "accuse" && prev.phase !== "accuse" && v.verdicts) {
         said.push(T("bq.verdicts", { list: v.readout_order.map((s) => `${name(s)} ${v.verdicts.final[s] ? T("bq.right") : T("bq.wrong")}`).join(", ") }));
       }
+      const disputed = prev.round === v.round && prev.phase === v.phase && prev.dispute ? prev.dispute.disputes.length : 0;
+      for (const d of (v.phase === "dispute" && v.dispute ? v.dispute.disputes : []).slice(disputed)) said.push(`${T("bq.disputes", { name: name(d.by), target: name(d.target) })}.`);
       const made = prev.round === v.round && prev.phase === v.phase ? (prev.accusations || []).length : 0;
       for (const a of (v.accusations || []).slice(made)) said.push(`${a.target === null ? T("bq.accuses_none", { name: name(a.by) }) : T("bq.accuses", { name: name(a.by), target: name(a.target) })}.`);
     }

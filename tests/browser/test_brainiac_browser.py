@@ -21,7 +21,7 @@ from browser_rooms import (
     reveal_waits_for_everyone,
 )
 from support import ServerProcess
-from wsclient import host_post, make_room
+from wsclient import host_post, join, make_room
 
 
 async def step(page: Page, n: int) -> bool:
@@ -172,3 +172,52 @@ async def test_the_replay_steps_through_a_rounds_reveal_without_a_continue_butto
     await expect(board.get_by_test_id("reveal")).to_be_hidden()
     await expect(board.get_by_test_id("bq-round")).to_contain_text("Round 2 of")
     await admin.context.close()
+
+
+async def test_two_people_overturn_a_bot_geniuses_verdict_before_the_accusations(
+    server: ServerProcess, browser: Browser
+) -> None:
+    """Host and Grace play with a bot Genius (seat 2). The bot's judge rules Host's "the calm
+    eye" wrong; Grace disputes it, which is a majority of the people other than Host, so it
+    is overturned: right, +2, and the reveal says who disputed and that the table overturned it."""
+    hurricane = {"q": "What is the calm centre of a hurricane called?", "a": ["Eye", "The eye"]}
+    cards = [[{**hurricane, "q": f"{hurricane['q']} ({c}.{j})"} for j in range(4)] for c in range(6)]
+    options = {"cards": cards, "shuffle": False, "whoami": ["brainiac"] * 12, "first_genius": 2}
+    room_id, token, invite = await make_room(server.base, game="brainiac", options=options)
+    grace = (await join(server.base, invite, "Grace"))["token"]
+    assert (await host_post(server.base, room_id, token, "/bots", {})).status_code == 200
+    start = await host_post(server.base, room_id, token, "/start")
+    assert start.status_code == 200, start.text
+    pages: list[Page] = []
+    for seat_token in (token, grace):
+        context = await browser.new_context()
+        await context.add_cookies([{"name": f"gn_seat_{room_id}", "value": seat_token, "url": server.base}])
+        pages.append(await context.new_page())
+        await pages[-1].goto(f"{server.base}/r/{room_id}")
+    host, guest = pages
+    for page in pages:
+        await press(page.get_by_test_id("bq-keep"))
+    for page, text in ((host, "the calm eye"), (guest, "no idea")):
+        await page.get_by_test_id("bq-answer-input").fill(text)
+        await press(page.get_by_test_id("bq-answer-submit"))
+    # the bot Genius has judged: both people may dispute the other's verdict, never their own
+    for page, other, own in ((host, 1, 0), (guest, 0, 1)):
+        await expect(page.get_by_test_id("bq-status")).to_contain_text("dispute any verdict")
+        await expect(page.get_by_test_id(f"bq-dispute-{other}")).to_be_visible()
+        await expect(page.get_by_test_id(f"bq-dispute-{own}")).to_have_count(0)
+        await expect(page.get_by_test_id("bq-answer-0")).to_contain_text("✗ wrong")
+    await press(guest.get_by_test_id("bq-dispute-0"))
+    # Grace has disputed all she can; Host is asked to finish
+    await expect(host.get_by_test_id("bq-disputed-0")).to_have_text("disputed by Grace")
+    await expect(guest.get_by_test_id("bq-dispute-done")).to_have_count(0)
+    await press(host.get_by_test_id("bq-dispute-done"))
+    for page in pages:
+        await expect(page.get_by_test_id("bq-answer-0")).to_contain_text("✓ right (overturned by the table)")
+        await expect(page.get_by_test_id("bq-score-0")).to_have_text("2")
+    # the accusations: the bot first, then Host (Grace has nobody wrong to accuse)
+    await press(host.get_by_test_id("bq-accuse-none"))
+    for page in pages:
+        await expect(page.get_by_test_id("bq-reveal-screen")).to_be_visible()
+        await expect(page.get_by_test_id("bq-overturned-0")).to_have_text("overturned by the table")
+        await expect(page.get_by_test_id("bq-reveal-0")).to_contain_text("disputed by Grace")
+    await close_all(pages)

@@ -662,7 +662,7 @@ class GeniusCase(Case):
         view_of: int | None = None,
     ) -> dict[str, Any]:
         step = super().act(seat, action, refused, (), view_of)
-        view = self.view
+        view = self.engine.view(self.state, view_of)
         extra = {k: view[k] for k in keys if k in view}
         for k in ("round", "riddler", "disruptor", "revealed", "wrong", "chances", "passed"):
             if k in view and k not in extra:
@@ -1117,7 +1117,7 @@ class BrainiacCase(Case):
         view_of: int | None = None,
     ) -> dict[str, Any]:
         step = super().act(seat, action, refused, (), view_of)
-        view = self.view
+        view = self.engine.view(self.state, view_of)
         extra = {
             k: view[k]
             for k in ("round", "genius", "tiebreak", "accuser", "accusations", "verdicts", "revealed")
@@ -1629,6 +1629,92 @@ def brainiac_cases() -> list[Case]:
     c.act(None, {"type": "keep"}, "not_your_turn")
     c.act(0, {"type": "ask", "index": 0}, "wrong_phase")
     c.act(0, {"type": "judge", "overrides": {}}, "wrong_phase")
+
+    # disputing a bot Genius's verdicts ("bot": true marks a bot's answer and judging)
+    keys = ("dispute", "dispute_targets")
+    c = case(
+        "dispute-a-majority-of-the-other-people-overturns-a-bot-geniuses-verdict",
+        "Disputing a bot Genius: after a bot Genius judges, the people who answered may dispute each other's "
+        "verdicts before the accusations; a majority of the people other than the answerer overturns it",
+        4,
+        allb,
+    )
+    c.keep_all()
+    c.ask(0)
+    c.answers({1: "Paris is the capital", 2: "Lyon"})
+    c.act(3, {"type": "answer", "text": "Marseille", "bot": True})
+    c.act(0, {"type": "judge", "overrides": {}, "bot": True}, keys=keys, view_of=2)
+    c.check(c.view["phase"] == "dispute" and c.view["to_act"] == [1, 2], "the two people")
+    c.check(c.seat_view(2)["dispute_targets"] == [1], "seat 2 may dispute seat 1's verdict")
+    c.act(2, {"type": "dispute", "target": 1}, keys=keys)
+    c.check(c.view["to_act"] == [1], "seat 2 has disputed all it can")
+    c.act(1, {"type": "agree"}, keys=keys)
+    c.check(
+        c.view["phase"] == "accuse"
+        and c.view["dispute"]["overturned"] == [1]
+        and c.view["verdicts"]["final"] == [None, True, False, False]
+        and c.view["scores"] == [0, 2, 0, 0],
+        "overturned: right, +2 at the read-out",
+    )
+    c.accuse({})
+    c.check(c.view["history"][-1]["disputes"] == [{"by": 2, "target": 1}], "recorded")
+
+    c = case(
+        "dispute-one-of-two-other-people-is-no-majority",
+        "Disputing a bot Genius: with three people, one dispute of a verdict is not a majority of the two "
+        "others, two are",
+        5,
+        allb,
+    )
+    c.keep_all()
+    c.ask(0)
+    c.answers({1: "Lyon", 2: "Nice", 3: "Lille"})
+    c.act(4, {"type": "answer", "text": "Marseille", "bot": True})
+    c.act(0, {"type": "judge", "overrides": {}, "bot": True}, keys=keys)
+    c.act(2, {"type": "dispute", "target": 1}, keys=keys)
+    c.act(3, {"type": "dispute", "target": 2}, keys=keys)
+    c.act(1, {"type": "dispute", "target": 2}, keys=keys)
+    for seat in (1, 2, 3):
+        c.act(seat, {"type": "agree"}, keys=keys)
+    c.check(c.view["dispute"]["overturned"] == [2], "seat 2: two of two others; seat 1: one of two")
+    c.check(c.view["verdicts"]["final"] == [None, False, True, False, False], "only seat 2 overturned")
+
+    c = case(
+        "dispute-refusals",
+        "Disputing a bot Genius: never your own verdict, a bot's or the same one twice; only the people who "
+        "answered dispute, and only after a bot Genius",
+        4,
+        allb,
+    )
+    c.keep_all()
+    c.ask(0)
+    c.answers({1: "Lyon", 2: "Nice"})
+    c.act(3, {"type": "answer", "text": "Marseille", "bot": "yes"}, "malformed")
+    c.act(3, {"type": "answer", "text": "Marseille", "bot": True})
+    c.act(1, {"type": "dispute", "target": 2}, "wrong_phase")
+    c.act(0, {"type": "judge", "overrides": {}, "bot": True}, keys=keys)
+    c.act(1, {"type": "dispute", "target": 1}, "bad_target")
+    c.act(1, {"type": "dispute", "target": 3}, "bad_target")
+    c.act(1, {"type": "dispute", "target": 0}, "bad_target")
+    c.act(3, {"type": "dispute", "target": 1}, "not_your_turn")
+    c.act(1, {"type": "dispute", "target": "2"}, "malformed")
+    c.act(1, {"type": "agree", "x": 1}, "malformed")
+    c.act(1, {"type": "agree"}, keys=keys)
+    c.act(1, {"type": "dispute", "target": 2}, "not_your_turn")
+    c.act(None, {"type": "timeout"}, keys=keys)
+    c.check(c.view["phase"] == "accuse" and c.view["dispute"]["overturned"] == [], "timeout: nothing overturned")
+    c = case(
+        "no-dispute-after-a-person-genius",
+        "Disputing a bot Genius: a person's verdicts as Genius are final",
+        4,
+        allb,
+    )
+    c.keep_all()
+    c.ask(0)
+    c.answers({1: "Lyon", 2: "Nice"})
+    c.act(3, {"type": "answer", "text": "Marseille", "bot": True})
+    c.act(0, {"type": "judge", "overrides": {}}, keys=keys)
+    c.check(c.view["phase"] == "accuse" and c.view["dispute"] is None, "straight to the accusations")
 
     # the round's reveal
     for cid, rule, timed in (

@@ -55,7 +55,7 @@ def test_the_genius_bot_asks_an_unasked_question_and_confirms_the_verdicts() -> 
     s = E.apply(s, 0, {"type": "ask", "index": 0})
     s = E.apply(s, 1, {"type": "answer", "text": "x"})
     s = E.apply(s, 2, {"type": "answer", "text": "y"})
-    assert E.bot_action(s, 0, "trivia", 3) == {"type": "judge", "overrides": {}}
+    assert E.bot_action(s, 0, "trivia", 3) == {"type": "judge", "overrides": {}, "bot": True}
 
 
 def test_the_trivia_bot_trades_rarely() -> None:

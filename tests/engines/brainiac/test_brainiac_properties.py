@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 import hidden_info
 from geniusnight.engines.base import IllegalAction, Rng
-from geniusnight.engines.brainiac.cards import IDIOT, card_count
+from geniusnight.engines.brainiac.cards import IDIOT, ROUND_PHASES, card_count
 from geniusnight.engines.brainiac.engine import ENGINE as E
 from geniusnight.server.play.patches import apply_patch
 
@@ -84,7 +84,7 @@ def check_conservation(state: dict[str, Any]) -> None:
     dealt = len(every) - len(deck)
     assert 0 <= dealt <= len(every)
     assert state["whoami_idiots_dealt"] == every.count(IDIOT) - deck.count(IDIOT)
-    if state["phase"] in ("ask", "answer", "judge", "accuse"):
+    if state["phase"] in ROUND_PHASES:
         assert sum(1 for x in state["identity"] if x is not None) == n - 1
         assert state["identity"][state["genius"]] is None and state["genius_card"] is not None
     assert all(x >= 0 for x in state["scores"])

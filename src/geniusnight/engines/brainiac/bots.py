@@ -11,6 +11,9 @@ the pack question most like the asked one: of the same kind (the noun after "whi
 are, triple for the first three) and, in the built-in bank, the same category (a random one of
 the best three). It is checked so that the judge really rules it wrong.
 
+Both mark their answers and their verdicts as Genius ``"bot": true`` and never dispute a
+verdict (they agree at once when they stand in for a person who is away).
+
 - ``random``: trades half the time, asks any unasked question, answers right half the time
   as a Brainiac (never as an IDIOT, who must answer wrong), confirms the engine's verdicts
   and accuses a uniformly random wrong answerer or no one.
@@ -56,13 +59,16 @@ def choose(state: State, seat: int, bot: str, seed: int) -> dict[str, Any]:
     if phase == "ask":
         unasked = [q["level"] - 1 for q in view["card"] if not q["asked"]]
         return {"type": "ask", "index": rng.choice(unasked)}
+    # a bot's answer and verdicts say a bot made them, so people may dispute them
     if phase == "answer":
         level = view["question"]["level"]
         chance = RIGHT_BY_LEVEL[level - 1] if smart else 0.5
         right = view["identity"] != IDIOT and rng.random() < chance
-        return {"type": "answer", "text": _answer(state, right, rng)}
+        return {"type": "answer", "text": _answer(state, right, rng), "bot": True}
     if phase == "judge":
-        return {"type": "judge", "overrides": {}}
+        return {"type": "judge", "overrides": {}, "bot": True}
+    if phase == "dispute":
+        return {"type": "agree"}  # bots never dispute (a person's seat while they are away)
     # accuse
     targets = view["accuse_targets"]
     if not smart:

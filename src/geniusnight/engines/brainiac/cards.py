@@ -16,6 +16,8 @@ Card = list[dict[str, Any]]
 
 OPTION_NAMES = ("cards", "whoami", "shuffle", "first_genius")
 IDIOT, BRAINIAC = "idiot", "brainiac"
+# the phases of a round in play, between its deal and its scoring
+ROUND_PHASES = ("ask", "answer", "judge", "dispute", "accuse")
 WHOAMI_IDIOTS, WHOAMI_BRAINIACS = 12, 48
 MAX_ANSWER_CHARS = 200
 MAX_WHOAMI = 600

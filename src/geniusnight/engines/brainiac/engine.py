@@ -61,6 +61,7 @@ class BrainiacEngine:
             "ask": "the Genius asks the first unasked question of their card",
             "answer": "missing answers count as blank (wrong)",
             "judge": "the engine's verdicts are confirmed",
+            "dispute": "the verdicts stand but those a majority has disputed so far",
             "accuse": "the current accuser accuses no one",
             "results": "the next round starts for everyone",
         },
@@ -171,6 +172,8 @@ class BrainiacEngine:
                 flips = {str(p): not state["engine_verdicts"][p] for i, p in enumerate(answerers) if mask >> i & 1}
                 out.append({"type": "judge", "overrides": flips})
             return out
+        if phase == "dispute":
+            return [{"type": "agree"}] + [{"type": "dispute", "target": t} for t in rules.dispute_targets(state, seat)]
         if phase == "accuse":
             return [{"type": "accuse", "target": t} for t in [None, *rules.accuse_targets(state, seat)]]
         if phase == "results":
@@ -181,7 +184,9 @@ class BrainiacEngine:
 
     def apply(self, state: State, seat: int | None, action: Any) -> State:
         check(state["phase"] != "over", "game_over", "The game is over.")
-        kind = require_type(action, "trade", "keep", "ask", "answer", "judge", "accuse", "ready", "timeout")
+        kind = require_type(
+            action, "trade", "keep", "ask", "answer", "judge", "dispute", "agree", "accuse", "ready", "timeout"
+        )
         if kind == "timeout":
             check(seat is None, "not_your_turn", "Only the system can time a phase out.")
             check(set(action) == {"type"}, "malformed", "A timeout has no other fields.")

@@ -9,9 +9,14 @@ phase (a trade decision, an answer, an accusation, a ready) copies only the list
 
 Phases: ``trade`` (simultaneous: everyone keeps or trades their first card), then per round
 ``ask`` (the Genius) -> ``answer`` (simultaneous, hidden) -> ``judge`` (the Genius confirms
-or overrules the engine's verdicts) -> ``accuse`` (one seat at a time from the Genius round
-the table) -> scoring -> ``results`` (everyone sees the round's reveal and says ``ready``)
--> the next round, until ``over`` (the last round goes straight there).
+or overrules the engine's verdicts) -> ``dispute`` (only after a bot Genius: the people at
+the table may overturn its verdicts by majority) -> ``accuse`` (one seat at a time from the
+Genius round the table) -> scoring -> ``results`` (everyone sees the round's reveal and says
+``ready``) -> the next round, until ``over`` (the last round goes straight there).
+
+A move a bot makes carries ``"bot": true`` (its answer and, as Genius, its judging): that is
+how the rules know which answers and verdicts came from a bot (docs/rules/brainiac.md,
+"Disputing a bot Genius").
 """
 
 from __future__ import annotations
@@ -96,6 +101,8 @@ def to_act(state: State) -> set[int]:
         return {p for p in range(n) if p != state["genius"] and state["answers"][p] is None}
     if phase == "accuse":
         return {state["accuse_order"][state["accuse_pos"]]}
+    if phase == "dispute":
+        return {p for p in state["dispute_voters"] if p not in state["agreed"]}
     if phase == "results":
         return {p for p in range(n) if p not in state["ready"]}
     return set()
@@ -110,6 +117,15 @@ def outcome(state: State) -> dict[str, Any] | None:
 def accuse_targets(state: State, seat: int) -> list[int]:
     """Seats ``seat`` may accuse now: players (not the Genius) judged wrong, not itself."""
     return [p for p in range(state["players"]) if p != seat and state["verdicts"][p] is False]
+
+
+def dispute_targets(state: State, seat: int) -> list[int]:
+    """Whose verdicts ``seat`` may still dispute now: in ``dispute``, as a voter who has not
+    agreed, every other voter's it has not disputed yet."""
+    if state["phase"] != "dispute" or seat not in state["dispute_voters"] or seat in state["agreed"]:
+        return []
+    done = {d["target"] for d in state["disputes"] if d["by"] == seat}
+    return [p for p in state["dispute_voters"] if p != seat and p not in done]
 
 
 def _whose_turn(state: State) -> str:
@@ -128,11 +144,12 @@ FLAT_LISTS = frozenset(
     {
         "scores", "hand", "trade", "identity", "revealed", "answers",
         "engine_verdicts", "overrides", "verdicts", "accuse_order", "ready",
+        "bot_answers", "dispute_voters", "agreed", "overturned",
     }
 )  # fmt: skip
-# lists of dicts that no move changes once made (an accusation), only adds to the list:
-# a copy of the list shares them
-ITEM_LISTS = frozenset({"accusations"})
+# lists of dicts that no move changes once made (an accusation, a dispute), only adds to the
+# list: a copy of the list shares them
+ITEM_LISTS = frozenset({"accusations", "disputes"})
 # per seat, such a list (the seat's score items of this round), which a move may add to
 SEAT_ITEM_LISTS = frozenset({"round_items"})
 
@@ -208,6 +225,8 @@ def act(state: State, seat: int, kind: str, action: Mapping[str, Any]) -> State:
         "answer": "answer",
         "judge": "judge",
         "accuse": "accuse",
+        "dispute": "dispute",
+        "agree": "dispute",
         "ready": "results",
     }[kind]
     # raised here, not through ``check``: its message would be made on every move
@@ -244,7 +263,8 @@ def act(state: State, seat: int, kind: str, action: Mapping[str, Any]) -> State:
         _ask(s, index)
         return s
     if kind == "answer":
-        check(set(action) == {"type", "text"}, "malformed", "'answer' needs exactly a 'text'.")
+        check(set(action) - {"bot"} == {"type", "text"}, "malformed", "'answer' needs exactly a 'text'.")
+        by_bot = _by_bot(action)
         text = action["text"]
         check(isinstance(text, str), "malformed", "'text' must be a string.")
         # control characters are dropped; runs of whitespace become one space
@@ -255,12 +275,15 @@ def act(state: State, seat: int, kind: str, action: Mapping[str, Any]) -> State:
             f"An answer is at most {MAX_ANSWER_CHARS} characters.",
         )
         s = _with_item(state, "answers", seat, text)
+        if by_bot:
+            s = _with_item(s, "bot_answers", seat, True)
         if all(s["answers"][p] is not None for p in range(s["players"]) if p != s["genius"]):
             s = copy_state(s)
             _all_answered(s)
         return s
     if kind == "judge":
-        check(set(action) <= {"type", "overrides"}, "malformed", "'judge' takes only 'overrides'.")
+        check(set(action) <= {"type", "overrides", "bot"}, "malformed", "'judge' takes only 'overrides'.")
+        by_bot = _by_bot(action)
         raw = action.get("overrides", {})
         check(isinstance(raw, dict), "malformed", "'overrides' must map seats to true/false.")
         overrides: dict[int, bool] = {}
@@ -275,8 +298,27 @@ def act(state: State, seat: int, kind: str, action: Mapping[str, Any]) -> State:
             )
             overrides[target] = value
         s = copy_state(state)
-        _judge(s, overrides)
+        _judge(s, overrides, by_bot)
         return s
+    if kind == "dispute":
+        check(set(action) == {"type", "target"}, "malformed", "'dispute' needs exactly a 'target'.")
+        target = action["target"]
+        check(is_int(target), "malformed", "'target' must be a seat number.")
+        check(
+            target in dispute_targets(state, seat),
+            "bad_target",
+            "You can dispute the verdict of each other person's answer once, never your own or a bot's.",
+        )
+        s = state.copy()
+        s["disputes"] = [*state["disputes"], {"by": seat, "target": target}]
+        if not dispute_targets(s, seat):
+            s["agreed"] = [*state["agreed"], seat]  # nothing left to dispute: done
+        return _dispute_goes_on(s)
+    if kind == "agree":
+        check(set(action) == {"type"}, "malformed", "'agree' has no other fields.")
+        s = state.copy()
+        s["agreed"] = [*state["agreed"], seat]
+        return _dispute_goes_on(s)
     # accuse
     check(set(action) == {"type", "target"}, "malformed", "'accuse' needs exactly a 'target'.")
     target = action["target"]
@@ -294,6 +336,22 @@ def act(state: State, seat: int, kind: str, action: Mapping[str, Any]) -> State:
         return s  # the phase goes on
     s = copy_state(s)
     _skip_accusers(s)
+    return s
+
+
+def _by_bot(action: Mapping[str, Any]) -> bool:
+    """Whether a move says a bot made it (``"bot": true``; absent: a person)."""
+    flag = action.get("bot", False)
+    check(isinstance(flag, bool), "malformed", "'bot' must be true or false.")
+    return bool(flag)
+
+
+def _dispute_goes_on(s: State) -> State:
+    """After a dispute or an agree: the phase waits for the other voters, or closes."""
+    if to_act(s):
+        return s
+    s = copy_state(s)
+    _close_dispute(s)
     return s
 
 
@@ -325,7 +383,9 @@ def timeout(s: State) -> None:
                 s["answers"][p] = ""
         _all_answered(s)
     elif phase == "judge":
-        _judge(s, {})
+        _judge(s, {}, False)
+    elif phase == "dispute":
+        _close_dispute(s)
     elif phase == "accuse":
         _accuse(s, s["accuse_order"][s["accuse_pos"]], None)
     elif phase == "results":
@@ -368,6 +428,11 @@ def _clear_round(s: State, n: int) -> None:
     """No question, answers, verdicts or accusations yet: how every round begins."""
     s["question"] = None
     s["answers"] = [None] * n
+    s["bot_answers"] = [False] * n  # whose answer a bot gave (``"bot": true``)
+    s["dispute_voters"] = []  # after a bot Genius: the people who answered, who may dispute
+    s["disputes"] = []  # {"by", "target"} in order
+    s["agreed"] = []  # the voters done disputing
+    s["overturned"] = None  # once the dispute closes: the seats whose verdict the table overturned
     s["engine_verdicts"] = [None] * n
     s["overrides"] = [None] * n
     s["verdicts"] = [None] * n
@@ -436,14 +501,48 @@ def _all_answered(s: State) -> None:
     s["phase"] = "judge"
 
 
-def _judge(s: State, overrides: dict[int, bool]) -> None:
+def _judge(s: State, overrides: dict[int, bool], by_bot: bool) -> None:
+    """The Genius's verdicts. After a bot Genius, the people who answered may dispute them
+    first (when there are two or more of them: a person never judges their own answer)."""
     n, g = s["players"], s["genius"]
     for p, v in overrides.items():
         s["overrides"][p] = v
+    answerers = seats_from(g + 1, n)[: n - 1]
+    for p in answerers:
+        s["verdicts"][p] = overrides.get(p, s["engine_verdicts"][p])
+    people = [p for p in answerers if not s["bot_answers"][p]]
+    if by_bot and len(people) >= 2:
+        s["dispute_voters"] = people
+        s["phase"] = "dispute"
+        return
+    _read_out(s)
+
+
+def overturns(voters: int, disputes: int) -> bool:
+    """Whether ``disputes`` of a verdict overturn it: a majority of the ``voters`` other than
+    the answerer (more than half of them).
+
+    >>> overturns(2, 1), overturns(3, 1), overturns(3, 2), overturns(4, 2)
+    (True, False, True, True)
+    """
+    return 2 * disputes > voters - 1
+
+
+def _close_dispute(s: State) -> None:
+    """The table's verdicts: each verdict a majority of the other voters disputed is
+    overturned; then the answers are read out."""
+    voters = s["dispute_voters"]
+    s["overturned"] = [t for t in voters if overturns(len(voters), sum(1 for d in s["disputes"] if d["target"] == t))]
+    for t in s["overturned"]:
+        s["verdicts"][t] = not s["verdicts"][t]
+    _read_out(s)
+
+
+def _read_out(s: State) -> None:
+    n, g = s["players"], s["genius"]
     # read out from the Genius's left: a right answer scores 2 at once and is revealed
     for p in seats_from(g + 1, n)[: n - 1]:
-        right = overrides.get(p, s["engine_verdicts"][p])
-        s["verdicts"][p] = right
+        right = s["verdicts"][p]
         if right:
             s["revealed"][p] = True
             if s["identity"][p] == BRAINIAC:
@@ -530,6 +629,8 @@ def _score(s: State) -> None:
             "engine_verdicts": list(s["engine_verdicts"]),
             "overrides": list(s["overrides"]),
             "verdicts": list(s["verdicts"]),
+            "disputes": list(s["disputes"]),
+            "overturned": list(s["overturned"] or []),
             "identities": list(s["identity"]),
             "genius_card": s["genius_card"],
             # no move changes an accusation or a score item once made: the record shares them

@@ -13,14 +13,14 @@ from functools import lru_cache
 from typing import Any
 
 from ..base import is_seat, seats_from, to_act_ops
-from .cards import IDIOT, State, card_entries
-from .rules import NOT_ASKED, accuse_targets, outcome, to_act
+from .cards import IDIOT, ROUND_PHASES, State, card_entries
+from .rules import NOT_ASKED, accuse_targets, dispute_targets, outcome, to_act
 
 
 def shared_view(state: State) -> dict[str, Any]:
     s = state
     n, g, phase = s["players"], s["genius"], s["phase"]
-    in_round = phase in ("ask", "answer", "judge", "accuse")
+    in_round = phase in ROUND_PHASES
     v: dict[str, Any] = {
         "phase": phase,
         "to_act": sorted(to_act(s)),
@@ -52,11 +52,12 @@ def shared_view(state: State) -> dict[str, Any]:
         answered = [a is not None for a in s["answers"]]
         answered[g] = False
         v["answered"] = answered
-        v["answers"] = list(s["answers"]) if phase in ("judge", "accuse") else None
+        v["answers"] = list(s["answers"]) if phase in ("judge", "dispute", "accuse") else None
         v["accusations"] = [{"by": a["by"], "target": a["target"]} for a in s["accusations"]]
         v["accuser"] = s["accuse_order"][s["accuse_pos"]] if phase == "accuse" else None
+        v["dispute"] = _dispute(s)
     else:
-        for key in ("answers", "revealed", "accuser"):
+        for key in ("answers", "revealed", "accuser", "dispute"):
             v[key] = None
         v["accusations"] = []
         v["answered"] = [False] * n
@@ -67,6 +68,18 @@ def shared_view(state: State) -> dict[str, Any]:
     if phase == "over":
         v["result"] = outcome(s)
     return v
+
+
+def _dispute(s: State) -> dict[str, Any] | None:
+    """The table's dispute of a bot Genius's verdicts (public), once the Genius has judged."""
+    if not s["dispute_voters"]:
+        return None
+    return {
+        "voters": list(s["dispute_voters"]),
+        "disputes": [{"by": d["by"], "target": d["target"]} for d in s["disputes"]],
+        "agreed": sorted(s["agreed"]),
+        "overturned": s["overturned"],
+    }
 
 
 def shared_view_ops(old: State, new: State) -> list[dict[str, Any]] | None:
@@ -105,6 +118,14 @@ def shared_view_ops(old: State, new: State) -> list[dict[str, Any]] | None:
         accuser = new["accuse_order"][new["accuse_pos"]]
         if old["accuse_order"][old["accuse_pos"]] != accuser:
             ops.append({"op": "replace", "path": "/accuser", "value": accuser})
+    elif phase == "dispute":
+        made = new["disputes"]
+        ops += [
+            {"op": "add", "path": f"/dispute/disputes/{i}", "value": {"by": d["by"], "target": d["target"]}}
+            for i, d in enumerate(made[len(old["disputes"]) :], len(old["disputes"]))
+        ]
+        if old["agreed"] != new["agreed"]:
+            ops.append({"op": "replace", "path": "/dispute/agreed", "value": sorted(new["agreed"])})
     elif phase == "results" and old["ready"] != new["ready"]:
         ops.append({"op": "replace", "path": "/ready", "value": sorted(new["ready"])})
     return ops
@@ -114,7 +135,7 @@ def seat_view(state: State, seat: int | None) -> dict[str, Any]:
     s = state
     n, g, phase = s["players"], s["genius"], s["phase"]
     me = _player(s, seat)
-    in_round = phase in ("ask", "answer", "judge", "accuse")
+    in_round = phase in ROUND_PHASES
     is_genius = me is not None and me == g and in_round
     v: dict[str, Any] = {"seat": me}
     if me is not None:
@@ -133,6 +154,7 @@ def seat_view(state: State, seat: int | None) -> dict[str, Any]:
         for key in ("question", "verdicts", "identity", "my_answer"):
             v[key] = None
         v["accuse_targets"] = []
+        v["dispute_targets"] = []
         return v
     v["identity"] = s["identity"][me] if me is not None else None
     v["my_answer"] = s["answers"][me] if me is not None else None
@@ -148,7 +170,8 @@ def seat_view(state: State, seat: int | None) -> dict[str, Any]:
         v["verdicts"] = (
             {"engine": list(s["engine_verdicts"]), "overrides": [None] * n, "final": None} if is_genius else None
         )
-    elif phase == "accuse":
+    elif phase in ("dispute", "accuse"):
+        # in dispute, "final" is the Genius's verdict, which stands unless the table overturns it
         v["verdicts"] = {
             "engine": list(s["engine_verdicts"]),
             "overrides": list(s["overrides"]),
@@ -157,6 +180,7 @@ def seat_view(state: State, seat: int | None) -> dict[str, Any]:
     else:
         v["verdicts"] = None
     v["accuse_targets"] = _accuse_targets(s, me) if phase == "accuse" and me is not None else []
+    v["dispute_targets"] = dispute_targets(s, me) if me is not None else []
     return v
 
 
@@ -201,6 +225,10 @@ def seat_view_ops(old: State, new: State, seat: int | None) -> list[dict[str, An
         targets = _accuse_targets(new, me)
         if _accuse_targets(old, me) != targets:
             ops.append({"op": "replace", "path": "/accuse_targets", "value": targets})
+    elif phase == "dispute":
+        targets = dispute_targets(new, me)
+        if dispute_targets(old, me) != targets:
+            ops.append({"op": "replace", "path": "/dispute_targets", "value": targets})
     return ops
 
 
@@ -245,7 +273,7 @@ def _builtin_card(hand: int, asked: tuple[bool, ...], is_genius: bool) -> list[d
 def idiots_seen(s: State) -> int:
     """IDIOT cards revealed since the WHOAMI deck was last shuffled (public knowledge)."""
     dealt = s["whoami_idiots_dealt"]
-    if s["phase"] in ("ask", "answer", "judge", "accuse"):
+    if s["phase"] in ROUND_PHASES:
         hidden = sum(1 for p in range(s["players"]) if s["identity"][p] == IDIOT and not s["revealed"][p])
         hidden += s["genius_card"] == IDIOT  # set aside unseen until the scoring
         return int(dealt - hidden)
