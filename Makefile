@@ -4,12 +4,14 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: install run test lint typecheck bench soak drill fuzz screenshots clean
+.PHONY: install run check test test-js lint typecheck bench soak drill fuzz screenshots lock deps-latest clean
 
-$(STAMP): pyproject.toml
+# the pinned dependencies (requirements/dev.txt, hashes checked), then the project itself
+$(STAMP): pyproject.toml requirements/dev.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	$(BIN)/python -m pip install --quiet --require-hashes -r requirements/dev.txt
+	$(BIN)/python -m pip install --quiet --no-deps -e .
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -26,15 +28,35 @@ lint: install
 typecheck: install
 	$(BIN)/mypy
 
-## every test: unit, property, API, websocket, browser (and PostgreSQL/Redis when configured)
-test: install lint typecheck
+## every test: unit, property, API, websocket, browser, the browser's helpers under node
+## (and PostgreSQL/Redis when configured)
+test: install lint typecheck test-js
 	$(BIN)/python -m pytest -q -n 2 --dist loadfile
 
-## benchmarks (figures go to docs/benchmarks.md)
+## the pure helpers of static/ under node --test (Node.js 20+, no npm package; tests/js/)
+test-js:
+	node --test tests/js/
+
+## the fast loop: lint, types, and the tests that need no browser and no services, with fewer
+## property examples; left to `make test`: browser, PostgreSQL/Redis and several-process
+## tests, the bots' strength matches, the load benchmark's test, and servers killed,
+## stopped or restored
+CHECK_EXAMPLES := BRAINIAC_PROPERTY_EXAMPLES=5 INGENIOUS_PROPERTY_EXAMPLES=3 \
+	GENIUS_IDEA_PROPERTY_EXAMPLES=8 GENIUSNIGHT_FUZZ_EXAMPLES=10
+CHECK_SKIP := -m "not browser and not services" --ignore=tests/browser --ignore=tests/scale \
+	--ignore-glob='tests/engines/*/test_*_bots*.py' --ignore=tests/platform/test_bench_load.py \
+	--ignore=tests/platform/test_crash_drill.py --ignore=tests/platform/test_shutdown.py \
+	--ignore=tests/platform/test_backup.py --ignore=tests/platform/test_wheel_install.py \
+	--deselect tests/platform/test_websocket.py::test_acknowledged_moves_survive_kill_9
+check: install lint typecheck test-js
+	env -u GENIUSNIGHT_TEST_POSTGRES_URL -u GENIUSNIGHT_TEST_REDIS_URL $(CHECK_EXAMPLES) \
+		$(BIN)/python -m pytest -q -n 2 --dist loadfile $(CHECK_SKIP)
+
+## benchmarks (docs/benchmarks.md; figures and decisions in docs/performance.md)
 bench: install
 	$(BIN)/python bench/run_all.py
 
-## 2,000 bot games of the three games on one process, its memory sampled (docs/benchmarks.md, "Soak")
+## 2,000 bot games of the three games on one process, its memory sampled (docs/performance.md, "Memory")
 soak: install
 	$(BIN)/python bench/soak.py --games 2000
 
@@ -50,6 +72,28 @@ fuzz: install
 ## each game's key screens, phone and laptop, as PNG files in var/screenshots/
 screenshots: install
 	$(BIN)/python scripts/screenshots.py
+
+## pin the dependencies again from pyproject.toml (requirements/server.txt for the image,
+## requirements/dev.txt for development and CI); pins still within the bounds stay, unless
+## UPGRADE=--upgrade (docs/deploy.md, "Reproducible installs")
+UPGRADE ?=
+LOCK := $(BIN)/uv pip compile pyproject.toml --universal --python-version 3.11 --generate-hashes \
+	--custom-compile-command "make lock" --quiet $(UPGRADE)
+lock: install
+	$(BIN)/python -m pip install --quiet uv
+	$(LOCK) -o requirements/server.txt
+	$(LOCK) --extra dev -o requirements/dev.txt
+
+## the newest releases pyproject.toml allows, in a throwaway venv (var/deps-latest): every
+## test but the browser's; its versions.txt lists what was tried
+LATEST := var/deps-latest
+deps-latest:
+	rm -rf $(LATEST)
+	$(PYTHON) -m venv $(LATEST)
+	$(LATEST)/bin/python -m pip install --quiet --upgrade pip
+	$(LATEST)/bin/python -m pip install --quiet --upgrade --upgrade-strategy eager -e ".[dev]"
+	$(LATEST)/bin/python -m pip freeze --exclude-editable > $(LATEST)/versions.txt
+	$(LATEST)/bin/python -m pytest -q -n 2 --dist loadfile -p no:cacheprovider -m "not browser" --ignore=tests/browser
 
 clean:
 	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache
