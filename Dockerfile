@@ -9,15 +9,18 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 
 WORKDIR /app
 COPY pyproject.toml README.md ./
+COPY requirements/server.txt ./requirements.txt
 COPY src ./src
 COPY alembic ./alembic
 COPY static ./static
 COPY templates ./templates
 
-# The package (static/, templates/ and alembic/ inside it) and its dependencies (asyncpg and
-# redis included) go into site-packages; the build context is removed afterwards.
-RUN pip install . \
-    && rm -rf /app/src /app/alembic /app/static /app/templates \
+# The dependencies as pinned in requirements/server.txt (hashes checked: the image gets the
+# tested set, docs/deploy.md "Reproducible installs"), then the package (static/, templates/
+# and alembic/ inside it) into site-packages; the build context is removed afterwards.
+RUN pip install --require-hashes -r requirements.txt \
+    && pip install --no-deps . \
+    && rm -rf /app/src /app/alembic /app/static /app/templates /app/requirements.txt \
     && useradd --system --uid 10001 --home-dir /app --shell /usr/sbin/nologin geniusnight \
     && mkdir -p /app/var \
     && chown geniusnight /app/var

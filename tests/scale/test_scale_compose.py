@@ -75,7 +75,9 @@ def test_proxy_passes_websocket_upgrades() -> None:
 def test_dockerfile_runs_as_a_non_root_user_on_all_interfaces() -> None:
     text = (ROOT / "Dockerfile").read_text()
     assert text.startswith("#") and "FROM python:3.11-slim" in text
-    assert "pip install ." in text
+    # the pinned, hash-checked dependencies, then the package without resolving them again
+    assert "COPY requirements/server.txt ./requirements.txt" in text
+    assert "pip install --require-hashes -r requirements.txt" in text and "pip install --no-deps ." in text
     assert "\nUSER geniusnight\n" in text
     assert '"geniusnight", "serve", "--host", "0.0.0.0"' in text
 
