@@ -4,6 +4,7 @@ the server they run: its probes, its drain time, its settings and its URL shapes
 
 from __future__ import annotations
 
+import ipaddress
 import re
 from pathlib import Path
 from typing import Any
@@ -127,6 +128,8 @@ def test_the_config_and_the_secret_make_a_production_server(monkeypatch: pytest.
     assert settings.env == "production"
     assert settings.database_url.startswith("postgresql+asyncpg://") and "ssl=require" in settings.database_url
     assert settings.redis_url is not None and settings.redis_url.startswith("rediss://")
+    # the ingress controller's pods: networks, as uvicorn's forwarded_allow_ips takes them
+    assert all(ipaddress.ip_network(n.strip()) for n in config["GENIUSNIGHT_TRUSTED_PROXIES"].split(","))
     metrics_port = settings.metrics_address.rpartition(":")[2]
     ports = {p["name"]: p["containerPort"] for p in app_container()["ports"]}
     assert ports == {"http": 8000, "metrics": int(metrics_port)}
