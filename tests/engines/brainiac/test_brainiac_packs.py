@@ -479,13 +479,19 @@ def test_examples_in_the_host_documentation_parse() -> None:
     blocks = re.findall(r"```(json|csv)\n(.*?)```", text, flags=re.S)
     assert [kind for kind, _ in blocks] == ["json", "json", "csv"]
     parsed = [parse_pack(body.encode(), f"example.{kind}") for kind, body in blocks]
-    assert parsed[0] == [load_builtin_cards()[0]]
+    # the bank's first card (its decoys in the example are illustrations)
+    assert [[{"q": q["q"], "a": q["a"]} for q in card] for card in parsed[0]] == [
+        [{"q": q["q"], "a": q["a"]} for q in load_builtin_cards()[0]]
+    ]
+    assert all(q["d"] for q in parsed[0][0])
     assert [len(cards) for cards in parsed] == [1, 1, 2]
     assert parsed[2][0] == parsed[0][0]
     assert parsed[2][1][3] == {
         "q": 'Who painted "The Persistence of Memory", with its melting clocks?',
         "a": ["Salvador Dalí", "Dalí"],
+        "d": ["René Magritte"],
     }
+    assert "d" not in parsed[2][1][1]  # an empty decoys field gives none
 
 
 # --------------------------------------------------------------------------- robustness
