@@ -4,12 +4,14 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: install run check test test-js lint typecheck bench soak drill fuzz screenshots clean
+.PHONY: install run check test test-js lint typecheck bench soak drill fuzz screenshots lock deps-latest clean
 
-$(STAMP): pyproject.toml
+# the pinned dependencies (requirements/dev.txt, hashes checked), then the project itself
+$(STAMP): pyproject.toml requirements/dev.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	$(BIN)/python -m pip install --quiet --require-hashes -r requirements/dev.txt
+	$(BIN)/python -m pip install --quiet --no-deps -e .
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -70,6 +72,28 @@ fuzz: install
 ## each game's key screens, phone and laptop, as PNG files in var/screenshots/
 screenshots: install
 	$(BIN)/python scripts/screenshots.py
+
+## pin the dependencies again from pyproject.toml (requirements/server.txt for the image,
+## requirements/dev.txt for development and CI); pins still within the bounds stay, unless
+## UPGRADE=--upgrade (docs/deploy.md, "Reproducible installs")
+UPGRADE ?=
+LOCK := $(BIN)/uv pip compile pyproject.toml --universal --python-version 3.11 --generate-hashes \
+	--custom-compile-command "make lock" --quiet $(UPGRADE)
+lock: install
+	$(BIN)/python -m pip install --quiet uv
+	$(LOCK) -o requirements/server.txt
+	$(LOCK) --extra dev -o requirements/dev.txt
+
+## the newest releases pyproject.toml allows, in a throwaway venv (var/deps-latest): every
+## test but the browser's; its versions.txt lists what was tried
+LATEST := var/deps-latest
+deps-latest:
+	rm -rf $(LATEST)
+	$(PYTHON) -m venv $(LATEST)
+	$(LATEST)/bin/python -m pip install --quiet --upgrade pip
+	$(LATEST)/bin/python -m pip install --quiet --upgrade --upgrade-strategy eager -e ".[dev]"
+	$(LATEST)/bin/python -m pip freeze --exclude-editable > $(LATEST)/versions.txt
+	$(LATEST)/bin/python -m pytest -q -n 2 --dist loadfile -p no:cacheprovider -m "not browser" --ignore=tests/browser
 
 clean:
 	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache
