@@ -23,6 +23,7 @@ telepathy with a bot Riddler (docs/rules/genius-idea.md, "Bots"):
 from __future__ import annotations
 
 import math
+import zlib
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any
@@ -183,23 +184,28 @@ def live_cards(cur: dict[str, Any]) -> list[str]:
     return [c for c in cur["public"] if c not in cur["wrong"]]
 
 
-def _noise(seat: int, public: list[str], a: str, b: str) -> float:
-    """This Solver's own error on the pair (a, b) this round: uniform in [-1, 1] scaled by
-    the caller, the same at every look, so a bot's reading of a pair holds all round."""
-    key = f"{seat}|{'|'.join(public)}|{min(a, b)}|{max(a, b)}"
-    return 2.0 * Rng.from_seed(key).random() - 1.0
+def _noise(round_key: int, a: str, b: str) -> float:
+    """This Solver's own error on the pair (a, b) this round, uniform in [-1, 1] (the caller
+    scales it): the same at every look, so a bot's reading of a pair holds all round."""
+    pair = f"{a}|{b}" if a < b else f"{b}|{a}"
+    return 2.0 * Rng(zlib.crc32(pair.encode(), round_key)).random() - 1.0
+
+
+def _round_key(seat: int, public: list[str]) -> int:
+    """A key for one Solver in one round (its public area), from which its noise is drawn."""
+    return zlib.crc32(f"{seat}|{'|'.join(public)}".encode())
 
 
 def card_scores(cur: dict[str, Any], seat: int, level: Strength) -> list[tuple[float, str]]:
     """Each live public card's evidence, as this Solver reads it: the sum over the revealed
     hints of its embedding link to the hint (with its own noise), the Riddler's first hint
     weighing most (1/(1+i/2) for the i-th); best first."""
-    public = cur["public"]
+    key = _round_key(seat, cur["public"])
     scored = []
     for card in live_cards(cur):
         s = 0.0
         for i, h in enumerate(cur["revealed"]):
-            heard = embedding_similarity(h, card) + level.noise * _noise(seat, public, h, card)
+            heard = embedding_similarity(h, card) + level.noise * _noise(key, h, card)
             s += max(0.0, heard) / (1 + i / 2)
         scored.append((s, card))
     scored.sort(key=lambda t: (-t[0], t[1]))
