@@ -33,9 +33,9 @@ typecheck: install
 test: install lint typecheck test-js
 	$(BIN)/python -m pytest -q -n 2 --dist loadfile
 
-## the pure helpers of static/ under node --test (Node.js 20+, no npm package; tests/js/)
+## the pure helpers of static/ under node --test (Node.js 18+, no npm package; tests/js/)
 test-js:
-	node --test tests/js/
+	node --test tests/js/*.test.mjs
 
 ## the fast loop: lint, types, and the tests that need no browser and no services, with fewer
 ## property examples; left to `make test`: browser, PostgreSQL/Redis and several-process

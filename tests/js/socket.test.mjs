@@ -1,7 +1,7 @@
 // static/js/socket.js: the room socket's reading of state, patch, ack and reconnect frames
 // (docs/protocol.md), against a fake WebSocket played from the test.
 import { FakeWebSocket } from "./dom.mjs";
-import { test, mock } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { RoomSocket } from "../../static/js/socket.js";
 
@@ -84,8 +84,10 @@ test("a move's answer comes back by its ref: an ack, or an error with its code",
   socket.stop();
 });
 
-test("after a reconnect frame the hello names the view held and waiting moves go again with their ref", () => {
-  mock.timers.enable({ apis: ["setTimeout"] });
+test("after a reconnect frame the hello names the view held and waiting moves go again with their ref", async () => {
+  const later = [];
+  const setTimeoutBefore = globalThis.setTimeout;
+  globalThis.setTimeout = (fn) => later.push(fn); // the socket's reconnect delay, run at once below
   try {
     const { socket, ws } = open();
     ws.receive(full(3, { counter: 1 }));
@@ -93,7 +95,8 @@ test("after a reconnect frame the hello names the view held and waiting moves go
     const ref = ws.sent.at(-1).ref;
     ws.receive({ type: "reconnect" });
     ws.onclose();
-    mock.timers.tick(1000);
+    assert.equal(later.length, 1);
+    later[0]();
     const next = FakeWebSocket.last;
     assert.notEqual(next, ws);
     next.open();
@@ -102,9 +105,9 @@ test("after a reconnect frame the hello names the view held and waiting moves go
     assert.deepEqual(next.sent[1], { type: "act", ref, action: { type: "add", n: 2 } });
     next.receive({ type: "ack", ref, seq: 4 });
     socket.stop();
-    return pending.then((answer) => assert.deepEqual(answer, { ok: true, seq: 4 }));
+    assert.deepEqual(await pending, { ok: true, seq: 4 });
   } finally {
-    mock.timers.reset();
+    globalThis.setTimeout = setTimeoutBefore;
   }
 });
 
