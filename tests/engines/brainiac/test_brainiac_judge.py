@@ -333,3 +333,68 @@ def test_judge_never_fails_on_any_text(text: str, accepted: list[str]) -> None:
 @given(st.text(min_size=1, max_size=40))
 def test_an_answer_always_matches_itself_when_it_has_a_normal_form(text: str) -> None:
     assert judge(text, [text]) is bool(normalise(text))
+
+
+# German mode (normalise/judge with language="de"): articles, umlauts, ß, number words
+GERMAN_NORMAL_FORMS = [
+    ("Die Zugspitze", "zugspitze"),
+    ("der Rhein", "rhein"),
+    ("Ein Apfel", "apfel"),
+    ("München", "muenchen"),
+    ("Muenchen", "muenchen"),
+    ("Straße", "strasse"),
+    ("Größe", "groesse"),
+    ("Café", "cafe"),
+    ("Salz & Pfeffer", "salz und pfeffer"),
+    ("zwölf", "12"),
+    ("einundzwanzig", "21"),
+    ("zweihundertsechs", "206"),
+    ("hundert", "100"),
+    ("eintausend", "1000"),
+    ("zweitausendeins", "2001"),
+    ("neunzehnhundertneunundsechzig", "1969"),
+    ("eine Million", "1000000"),
+    ("1.000", "1000"),
+    ("3,14", "3.14"),
+    ("dritte", "3"),
+    ("der zwanzigste", "20"),
+    ("eins", "1"),
+    ("die", "die"),  # an article alone stays
+]
+
+
+@pytest.mark.parametrize(("text", "normal"), GERMAN_NORMAL_FORMS)
+def test_german_normal_forms(text: str, normal: str) -> None:
+    assert normalise(text, "de") == normal
+
+
+GERMAN_CASES: list[tuple[str, list[str], bool]] = [
+    ("Muenchen", ["München"], True),
+    ("munchen", ["München"], True),  # a missing umlaut is one edit of an 8-letter answer
+    ("die Donau", ["Donau"], True),
+    ("zwölf", ["12"], True),
+    ("dreizehn", ["12"], False),
+    ("sechsundzwanzig", ["26"], True),
+    ("zweiundzwanzig", ["26"], False),
+    ("Gross", ["Groß"], True),
+    ("das Matterhorn", ["Matterhorn"], True),
+    ("Zugspitz", ["Zugspitze"], True),
+    ("Zugspitze", ["Watzmann"], False),
+]
+
+
+@pytest.mark.parametrize(("text", "accepted", "verdict"), GERMAN_CASES)
+def test_german_judge(text: str, accepted: list[str], verdict: bool) -> None:
+    assert judge(text, accepted, language="de") is verdict
+
+
+def test_english_stays_the_default_language() -> None:
+    assert normalise("die Donau") == "die donau" and normalise("zwölf") == "zwolf"
+    assert judge("twelve", ["12"]) and not judge("twelve", ["12"], language="de")
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=60), st.lists(st.text(max_size=40), max_size=4))
+def test_german_judge_never_fails_on_any_text(text: str, accepted: list[str]) -> None:
+    assert judge(text, accepted, language="de") in (True, False)
+    assert judge(text, [text], language="de") is bool(normalise(text, "de"))

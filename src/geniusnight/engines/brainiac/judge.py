@@ -52,7 +52,7 @@ from functools import lru_cache
 
 from rapidfuzz.distance import OSA
 
-__all__ = ["allowed_edits", "asks_for_person", "head_match", "judge", "normalise", "surname_match"]
+__all__ = ["allowed_edits", "asks_for_person", "german_number", "head_match", "judge", "normalise", "surname_match"]
 
 _UNITS = {
     "zero": 0,
@@ -134,9 +134,14 @@ def _strip_accents(text: str) -> str:
     return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
-def _tokens(text: str) -> list[str]:
+def _tokens(text: str, language: str = "en") -> list[str]:
+    if language == "de":
+        # umlauts as their two-letter spellings, so "München" = "Muenchen"; "1.000,5" = 1000.5
+        text = text.casefold().replace("ä", "ae").replace("ö", "oe").replace("ü", "ue")
+        text = re.sub(r"(?<=\d)\.(?=\d{3}(?!\d))", "", text)
+        text = re.sub(r"(?<=\d),(?=\d)", ".", text)
     text = _strip_accents(text).casefold()
-    text = text.replace("&", " and ").replace("ß", "ss")
+    text = text.replace("&", " und " if language == "de" else " and ").replace("ß", "ss")
     # digits keep their decimal point and lose thousands separators: "1,000" -> "1000"
     text = re.sub(r"(?<=\d)[,_](?=\d{3})", "", text)
     text = re.sub(r"(?<=\d)\.(?=\d)", "\0", text)
@@ -222,18 +227,112 @@ def _read_number(tokens: list[str], start: int) -> tuple[int, int, bool, bool]:
 
 
 @lru_cache(maxsize=4096)
-def normalise(text: str) -> str:
+def normalise(text: str, language: str = "en") -> str:
     """The canonical form answers are compared in (see the module docstring). Kept for
     the texts seen last: a question's accepted answers are read again for every answer
     judged, and reading one cost more than the rest of the judge.
 
+    ``language="de"`` reads German: umlauts as ae/oe/ue, ``ß`` as ss, the articles der, die,
+    das, den, dem, des, ein, eine, einen, einem, einer, eines, ``&`` as "und", decimal commas
+    and German number words, compounds included ("einundzwanzig" -> "21",
+    "neunzehnhundertneunundsechzig" -> "1969"; ordinals as their number: "dritte" -> "3").
+
     >>> normalise("Café  &  Crème"), normalise("an apple"), normalise("1,000")
     ('cafe and creme', 'apple', '1000')
+    >>> normalise("Die Zugspitze", "de"), normalise("München", "de"), normalise("zweihundertsechs", "de")
+    ('zugspitze', 'muenchen', '206')
     """
-    tokens = _tokens(text)
+    tokens = _tokens(text, language)
+    if language == "de":
+        if len(tokens) > 1 and tokens[0] in _GERMAN_ARTICLES and tokens[1] not in _GERMAN_SCALES:
+            tokens = tokens[1:]
+        return " ".join(_german_numbers(tokens))
     if len(tokens) > 1 and tokens[0] in _ARTICLES:
         tokens = tokens[1:]
     return " ".join(_numbers(tokens))
+
+
+_GERMAN_ARTICLES = frozenset(
+    {"der", "die", "das", "den", "dem", "des", "ein", "eine", "einen", "einem", "einer", "eines"}
+)
+_GERMAN_UNITS = {
+    **{"null": 0, "eins": 1, "ein": 1, "eine": 1, "zwei": 2, "zwo": 2, "drei": 3, "vier": 4, "fuenf": 5},
+    **{"sechs": 6, "sieben": 7, "acht": 8, "neun": 9, "zehn": 10, "elf": 11, "zwoelf": 12, "dreizehn": 13},
+    **{"vierzehn": 14, "fuenfzehn": 15, "sechzehn": 16, "siebzehn": 17, "achtzehn": 18, "neunzehn": 19},
+}
+_GERMAN_TENS = {
+    **{"zwanzig": 20, "dreissig": 30, "vierzig": 40, "fuenfzig": 50, "sechzig": 60},
+    **{"siebzig": 70, "achtzig": 80, "neunzig": 90},
+}
+_GERMAN_SCALES = {"million": 10**6, "millionen": 10**6, "milliarde": 10**9, "milliarden": 10**9}
+# ordinal stems whose number is not read from the cardinal before "t"/"st" ("erste", "dritte")
+_GERMAN_ORDINAL_STEMS = {"erst": 1, "dritt": 3, "siebt": 7, "acht": 8}
+
+
+def _german_below_100(word: str) -> int | None:
+    if word in _GERMAN_UNITS:
+        return _GERMAN_UNITS[word]
+    if word in _GERMAN_TENS:
+        return _GERMAN_TENS[word]
+    unit, und, tens = word.partition("und")
+    if und and tens in _GERMAN_TENS and unit in _GERMAN_UNITS and 1 <= _GERMAN_UNITS[unit] <= 9:
+        return _GERMAN_UNITS[unit] + _GERMAN_TENS[tens]
+    return None
+
+
+def _german_below_1000(word: str) -> int | None:
+    head, hundert, rest = word.partition("hundert")
+    if not hundert:
+        return _german_below_100(word)
+    times = _german_below_100(head) if head else 1  # "neunzehnhundert" (years) too
+    below = _german_below_100(rest) if rest else 0
+    return None if times is None or below is None or times == 0 else times * 100 + below
+
+
+def german_number(word: str) -> int | None:
+    """The value of one German number word, compounds included, or None.
+
+    >>> german_number("einundzwanzig"), german_number("dreitausendzweihundertelf"), german_number("tausend")
+    (21, 3211, 1000)
+    """
+    head, tausend, rest = word.partition("tausend")
+    if not tausend:
+        return _german_below_1000(word)
+    times = _german_below_1000(head) if head else 1
+    below = _german_below_1000(rest) if rest else 0
+    return None if times is None or below is None or times == 0 else times * 1000 + below
+
+
+def _german_ordinal(word: str) -> int | None:
+    """ "dritte", "zwanzigsten", "erster" -> 3, 20, 1; else None."""
+    stem = re.sub(r"(e|er|en|em|es)$", "", word)
+    if stem in _GERMAN_ORDINAL_STEMS:
+        return _GERMAN_ORDINAL_STEMS[stem]
+    for suffix in ("st", "t"):
+        if stem.endswith(suffix):
+            n = german_number(stem[: -len(suffix)])
+            if n is not None and (suffix == "st") == (n >= 20):
+                return n
+    return None
+
+
+def _german_numbers(tokens: list[str]) -> list[str]:
+    """Replace German number words with digits ("eine Million" -> "1000000"); "ein" alone
+    before a word that is no number stays a word (it is an article there)."""
+    out: list[str] = []
+    for i, word in enumerate(tokens):
+        scale = _GERMAN_SCALES.get(word)
+        if scale is not None and out and out[-1].isdigit():
+            out[-1] = str(int(out[-1]) * scale)
+            continue
+        n = german_number(word)
+        if n is None:
+            n = _german_ordinal(word) if len(word) > 3 else None
+        if n is None or (word in ("ein", "eine") and i + 1 < len(tokens) and tokens[i + 1] not in _GERMAN_SCALES):
+            out.append(word)
+        else:
+            out.append(str(n))
+    return out
 
 
 def allowed_edits(accepted_normal: str) -> int:
@@ -248,15 +347,19 @@ def allowed_edits(accepted_normal: str) -> int:
     return 2
 
 
-def judge(text: str, accepted: Iterable[str], question: str | None = None) -> bool:
+def judge(text: str, accepted: Iterable[str], question: str | None = None, language: str = "en") -> bool:
     """Whether ``text`` matches one of the ``accepted`` answers of ``question`` (see the
-    module docstring; without the question no surname is taken for a full name)."""
-    given = normalise(text)
+    module docstring; without the question no surname is taken for a full name). With
+    ``language="de"`` both are read as German (:func:`normalise`); the rules for a right
+    answer in other words, whose word lists are English, then do not apply."""
+    given = normalise(text, language)
     if not given:
         return False
-    targets = [t for t in map(normalise, accepted) if t]
+    targets = [t for t in (normalise(a, language) for a in accepted) if t]
     if any(_same(given, target) for target in targets):
         return True
+    if language != "en":
+        return False
     words = given.split()
     if any(head_match(words, target.split()) for target in targets):
         return True
