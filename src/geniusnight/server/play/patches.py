@@ -5,7 +5,7 @@ one ``patch`` frame per accepted move instead of the whole view again (docs/prot
 "Patch frames"). Views are plain JSON values (dicts, lists, strings, numbers, booleans,
 None), so the diff needs no general-purpose library; ours emits only ``add``, ``remove`` and
 ``replace`` and is 10-40 times faster than ``jsonpatch.make_patch`` on the games' views
-(``bench/patches.py``, figures in docs/benchmarks.md, "Patch frames").
+(``bench/patches.py``; docs/performance.md, D10).
 
 >>> diff({"a": 1, "b": [1, 2, 3]}, {"a": 2, "b": [1, 9, 2, 3]})
 [{'op': 'replace', 'path': '/a', 'value': 2}, {'op': 'add', 'path': '/b/1', 'value': 9}]
@@ -35,8 +35,7 @@ def encode(value: Any) -> str:
     """``value`` as compact JSON text: how every frame the server sends is encoded.
 
     orjson, 10-60 times faster than the standard library on the games' views and patches
-    (docs/benchmarks.md, "Game starts, frames encoded with orjson, and the shared view's
-    operations"), and it writes non-ASCII text as UTF-8 rather than as escapes. What orjson
+    (docs/performance.md, D13), and it writes non-ASCII text as UTF-8 rather than as escapes. What orjson
     refuses (an integer past 64 bits, a lone surrogate: the edge lets neither in) the
     standard library still encodes.
 
@@ -319,13 +318,13 @@ class Step:
     The newest step's encoded frames are kept by seat, so connections of one seat (or all
     spectators) share one string, and so is the frame's head, alike for every seat; an
     older step lets them go (``History.advance``): they are only made again for a client
-    that reconnects from it, and a game's last 64 steps' frames were a third of a busy
-    server's memory (docs/benchmarks.md, "Only the newest step keeps its frames").
+    that reconnects from it, and a game's last 64 steps' frames would be a third of a busy
+    server's memory (docs/performance.md, D22).
 
     Text, not operation objects: a game keeps its last steps (``History``) and a busy server
     holds tens of thousands of them, which as dicts and lists the cyclic garbage collector
-    walked in its collections, pausing every room (docs/benchmarks.md, "Fewer objects for
-    the collector, fewer commits"); strings it never looks at."""
+    would walk in its collections, pausing every room (docs/performance.md, D22); strings it
+    never looks at."""
 
     base: int
     seq: int

@@ -129,8 +129,8 @@ class Connection:
     would wait, and a socket that takes the frame (as nearly every one does) never has to.
     Only a send that must wait (the client's TCP window is full) is finished by a writer
     task, and the frames that come meanwhile queue in a backlog it drains. A writer's turn
-    through the loop for every frame cost CPU on every move and delayed every frame by a
-    loop iteration (docs/benchmarks.md, "Frames sent at once").
+    through the loop for every frame would cost CPU on every move and delay every frame by a
+    loop iteration (docs/performance.md, D15).
 
     The writer stays while frames keep coming and ends after ``WRITER_LINGER`` quiet
     seconds: an idle connection (most of them, most of the time) holds no task. One timer a

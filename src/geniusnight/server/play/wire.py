@@ -3,7 +3,7 @@
 A frame sent through ASGI goes through Starlette's ``WebSocket.send``, the send wrapper of
 its exception handling, and uvicorn's ``send``: a message dict, three coroutines and an
 ``Event.wait`` for each frame, for the four or five frames of every move
-(docs/benchmarks.md, "Frames written straight to the socket"). :class:`FramesProtocol` is
+(docs/performance.md, D14). :class:`FramesProtocol` is
 uvicorn's own websocket protocol (the ``websockets`` sans-I/O one, uvicorn's default) that
 also offers the app, under the ASGI scope's extensions, a function that writes text frames
 at once, several in one write (a move's patch and its ack, say). With a compression the
@@ -171,7 +171,7 @@ class FramesProtocol(WebSocketsSansIOProtocol):
 
         The ``websockets`` protocol object reads such a frame through a chain of generators
         and uvicorn wraps it in an event and a list: 4 % of the server's time in a move
-        (docs/benchmarks.md, "A client's frame read at once"). Skipping it changes nothing
+        (docs/performance.md, D14). Skipping it changes nothing
         the object keeps between frames: it waits for the next frame's first byte either way."""
         size = len(data)
         if size < 6 or data[0] != 0x81 or not data[1] & 0x80:
