@@ -41,13 +41,11 @@ STATIC_DIR = data_dir("static")
 
 # CPython's default thresholds (700, 10, 10) collect the young generation every 700 new
 # containers, and a full collection then walks the whole cache of live games (100-150 ms on
-# a busy server): 16 % of the server's CPU under load (docs/benchmarks.md, "Garbage
-# collection"). Nearly everything a move allocates is freed by its reference count, so
+# a busy server): 16 % of the server's CPU under load (docs/performance.md, D18). Nearly everything a move allocates is freed by its reference count, so
 # collecting 15 times less often finds as much garbage and costs a fraction as much. Not
 # less often still: CPython counts every container freed against the young generation's
 # count, so a finished game freed whole puts its next collection off, and (20000, 20, 20)
-# paused for twice as long (docs/benchmarks.md, "Finished games leave the cache at the
-# rematch").
+# pauses twice as long (docs/performance.md, D18).
 GC_THRESHOLDS = (10_000, 20, 20)
 
 

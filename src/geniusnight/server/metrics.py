@@ -82,8 +82,8 @@ class MoveTally:
 
     Every accepted move adds to these, so they are plain numbers a move updates in a few
     hundred nanoseconds. prometheus_client's Counter and Histogram take a lock and look up
-    their bucket in Python: nearly 2 % of the server's CPU under load (docs/benchmarks.md,
-    "Fewer steps per move, and commits beside the loop"). A scrape reads them
+    their bucket in Python: nearly 2 % of the server's CPU under load (docs/performance.md,
+    D17). A scrape reads them
     (:class:`MoveCollector`) as the metrics ``geniusnight_moves_accepted``,
     ``geniusnight_move_commit_seconds`` and ``geniusnight_move_fanout_seconds``."""
 

@@ -311,9 +311,8 @@ class GameService:
         """The room starts its next game: its last one, over, leaves the cache now rather than
         ``finished_seconds`` later (the room's sockets follow the new game, and a late read of
         the old one loads it from its log). On a busy server, finished games waiting out
-        those seconds held two fifths of the memory and most of what the collector's
-        middle-generation collections walked (docs/benchmarks.md, "Finished games leave the
-        cache at the rematch")."""
+        those seconds hold two fifths of the memory and most of what the collector's
+        middle-generation collections walk (docs/performance.md, D19)."""
         # the room's last game was used a moment ago: it is found among the newest
         for live in reversed(self.live.values()):
             if live.room_id == room_id:
@@ -734,8 +733,8 @@ def _execute_many(conn: Connection, stmt: Insert | Update, rows: list[dict[str, 
 
     SQLAlchemy's execution around a batch (a compiled-cache look-up, an execution context,
     parameters processed as dicts) cost more than the writes themselves: half of a move's
-    commit, a twentieth of the server's CPU in the load benchmark (docs/benchmarks.md,
-    "Moves written by the driver"). The rows hold the same keys (each caller builds them alike)."""
+    commit, a twentieth of the server's CPU in the load benchmark (docs/performance.md, D4).
+    The rows hold the same keys (each caller builds them alike)."""
     if conn.dialect.driver != "pysqlite":
         conn.execute(stmt, rows)
         return
@@ -861,7 +860,7 @@ def game_update(keys: tuple[str, ...]) -> Update:
 # A commit costs a quarter of a millisecond of CPU whatever it holds (its fsync above all),
 # and moves that come one by one would each pay for one: at 1,000 moves a second in 200
 # rooms, 1.7 moves a commit, a fifth of the server's CPU. Moves that come within the gap
-# share a commit instead (4 a commit there, docs/benchmarks.md). A move is written at once
+# share a commit instead (4 a commit there; docs/performance.md, D3). A move is written at once
 # when the last commit is older than the gap, or held only the same games (one room playing
 # fast, as in a test, never waits).
 COMMIT_GAP = 0.004
