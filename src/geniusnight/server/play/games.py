@@ -732,7 +732,7 @@ def _execute_many(conn: Connection, stmt: Insert | Update, rows: list[dict[str, 
     straight to the driver's ``executemany``.
 
     SQLAlchemy's execution around a batch (a compiled-cache look-up, an execution context,
-    parameters processed as dicts) cost more than the writes themselves: half of a move's
+    parameters processed as dicts) costs more than the writes themselves: half of a move's
     commit, a twentieth of the server's CPU in the load benchmark (docs/performance.md, D4).
     The rows hold the same keys (each caller builds them alike)."""
     if conn.dialect.driver != "pysqlite":
