@@ -43,9 +43,9 @@ STATIC_DIR = data_dir("static")
 # containers, and a full collection then walks the whole cache of live games (100-150 ms on
 # a busy server): 16 % of the server's CPU under load (docs/performance.md, D18). Nearly
 # everything a move allocates is freed by its reference count, so collecting 15 times less
-# often finds as much garbage and costs a fraction as much. Not less often still: CPython counts every container freed against the young generation's
-# count, so a finished game freed whole puts its next collection off, and (20000, 20, 20)
-# pauses twice as long (docs/performance.md, D18).
+# often finds as much garbage and costs a fraction as much. Not less often still: CPython
+# counts every container freed against the young generation's count, so a finished game
+# freed whole puts its next collection off, and (20000, 20, 20) pauses twice as long.
 GC_THRESHOLDS = (10_000, 20, 20)
 
 
