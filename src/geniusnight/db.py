@@ -418,7 +418,7 @@ class SQLiteConnection(aiosqlite.Connection):
     less than a trip to a worker thread and back through a busy loop. And a transaction
     then never spans loop iterations: SQLite has one write lock, and a writer that held it
     while waiting for the loop (aiosqlite's threads) made every other writer queue behind it
-    (docs/benchmarks.md, "Load"). aiosqlite opens (and finally closes) the connection in its
+    (docs/performance.md, D2). aiosqlite opens (and finally closes) the connection in its
     worker thread as usual; the methods the dialect calls to work with it (``cursor``,
     ``commit``, ``rollback``, ``close``) are overridden to use the ``sqlite3`` connection
     directly. Only public API of both is used, so no version of either is pinned.
@@ -523,7 +523,7 @@ def make_engine(url: str, writer: OneWriter | None = None) -> AsyncEngine:
 # A pooled PostgreSQL connection unused this long is pinged before it is handed out; one the
 # pool handed back more recently is not. SQLAlchemy's pool_pre_ping pings on every checkout:
 # three round trips (begin, ";", rollback) before each commit and each read, 7-9 % of a busy
-# process's CPU (docs/benchmarks.md, "Pings, and room snapshots passed between processes").
+# process's CPU (docs/performance.md, D8).
 PING_AFTER_IDLE = 5.0  # seconds
 
 
@@ -615,8 +615,8 @@ class Database:
         rooms. SQLite writes the transaction's pages to its log and waits for the disk
         (synchronous=FULL) without the interpreter's lock: for a group commit's batch about
         8 µs of CPU a move in the load benchmark, plus the fsync's wait, during which the
-        loop stood still (docs/benchmarks.md, "Fewer steps per move, and commits beside the
-        loop"). Only the commit: the statements would take the interpreter's lock back
+        loop would stand still (docs/performance.md, D5). Only the commit: the statements
+        would take the interpreter's lock back
         after every row, and a thread that waits for it each time cost more than it saved."""
         return await self._until_unlocked(lambda: self._write_once(fn))
 

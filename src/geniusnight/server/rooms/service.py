@@ -803,8 +803,7 @@ def read_snapshot(conn: Connection, room_id: str) -> RoomSnapshot | None:
 
     Core statements built once, not the ORM: a snapshot is read at every game's start and
     end and at every connect and disconnect, and through the ORM it cost 3.6 times as
-    much (docs/benchmarks.md, "Game starts, frames encoded with orjson, and the shared
-    view's operations")."""
+    much (docs/performance.md, D6)."""
     room = conn.execute(_SNAPSHOT_ROOM, {"room_id": room_id}).one_or_none()
     if room is None or room.status == RoomStatus.CLOSED:
         return None
@@ -876,8 +875,7 @@ def start_game(
 
     Core statements in one synchronous transaction, not the ORM: every room's rematch runs
     through here on a busy server, and with its reads and writes through the ORM's session
-    a whole start cost the server twice the CPU (docs/benchmarks.md, "Game starts in one
-    transaction"). The room
+    a whole start would cost the server twice the CPU (docs/performance.md, D6). The room
     is written only if its version is still the one read (else :class:`RoomChanged`), so two
     starts, or a start and a join, racing on two processes cannot both pass their checks; and
     the room's row is locked first of all, as every change of seats locks it (:func:`lock_room`)."""
