@@ -616,8 +616,8 @@ class Database:
         (synchronous=FULL) without the interpreter's lock: for a group commit's batch about
         8 µs of CPU a move in the load benchmark, plus the fsync's wait, during which the
         loop would stand still (docs/performance.md, D5). Only the commit: the statements
-        would take the interpreter's lock back
-        after every row, and a thread that waits for it each time cost more than it saved."""
+        would take the interpreter's lock back after every row, and a thread that waits for
+        it each time costs more than it saves."""
         return await self._until_unlocked(lambda: self._write_once(fn))
 
     async def _in_transaction(self, fn: Callable[[Connection], T]) -> T:
