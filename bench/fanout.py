@@ -10,7 +10,7 @@ load benchmark's clients compute for every move they send).
 Run it against another checkout with ``PYTHONPATH=<checkout>/src`` to compare builds. Times on a
 shared machine are noisy; instructions are not: the fan-out's instructions per move are those
 of a run under ``valgrind --tool=callgrind`` less those of the same run with ``--apply-only``
-(the same games, no frames), divided by the moves (docs/benchmarks.md, "Cheaper patch frames").
+(the same games, no frames), divided by the moves (docs/performance.md, "How figures are taken").
 """
 
 from __future__ import annotations

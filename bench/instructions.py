@@ -19,7 +19,7 @@ What it leaves out: the kernel's work (socket writes, fsync), and anything the s
 or loses in wall time only (waiting, batching). Under callgrind the server runs about thirty
 times slower, so its commits hold more moves than at full speed. Use it to compare two
 builds' CPU path on the same workload; the moves per second to compare with the bare server
-come from ``geniusnight bench load`` (docs/benchmarks.md).
+come from ``geniusnight bench load`` (docs/performance.md, "How figures are taken").
 """
 
 from __future__ import annotations

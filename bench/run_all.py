@@ -1,7 +1,7 @@
 """`make bench`: every benchmark, one after the other, on this machine.
 
-Figures and the exact commands are recorded in docs/benchmarks.md. Benchmarks are not tests:
-they print what they measure and never fail on a number.
+What each measures: docs/benchmarks.md; the figures, with their commands: docs/performance.md.
+Benchmarks are not tests: they print what they measure and never fail on a number.
 
     .venv/bin/python bench/run_all.py            # everything
     .venv/bin/python bench/run_all.py --quick    # smaller runs, for a smoke check

@@ -7,7 +7,7 @@ game is over and asks for a rematch (the stand-in lasts into it). Every ``--game
 games it opens a new room. The workers take turns over ``--games`` (default: Ingenious with
 2-4 players, Genius Idea with 2-5, Brainiac with 3-5) and player counts. The server's RSS is
 sampled every ``--sample`` seconds. With the live-game cache bounded, memory levels off
-(docs/benchmarks.md, "Soak").
+(docs/performance.md, "Memory").
 
     .venv/bin/python bench/soak.py --games 2000
     .venv/bin/python bench/soak.py --games 2000 --game count21      # the toy game

@@ -4,9 +4,9 @@ Reads: a session that loads a game and its seats. Writes: a session that adds a 
 commits. Moves: one move through ``Database.write`` (the move writer). Batches: a group
 commit of four moves of four games, as the server writes it (``write_moves``: the rows go to
 the driver's ``executemany``), beside the same statements through SQLAlchemy's
-``Connection.execute`` (how it was written before). Figures are per operation, wall and CPU;
+``Connection.execute`` (as PostgreSQL's are). Figures are per operation, wall and CPU;
 commits pay an fsync (``synchronous=FULL``), so their wall time follows the disk
-(docs/benchmarks.md, "SQLite through public APIs only", "Moves written by the driver").
+(docs/performance.md, D2 and D4).
 
     .venv/bin/python bench/sqlite_sessions.py
 """

@@ -1,5 +1,5 @@
 """``geniusnight bench load`` still runs end to end (a smoke test, not a measurement: the
-figures live in docs/benchmarks.md): a real server, real games, both loops, every figure in
+figures live in docs/performance.md): a real server, real games, both loops, every figure in
 the report, no errors."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Delivery and durability under load: a connection's writer, slow sockets, and the SQLite
-move writer waiting for a lock another connection holds (docs/benchmarks.md, "Load")."""
+move writer waiting for a lock another connection holds (docs/performance.md, D2)."""
 
 from __future__ import annotations
 

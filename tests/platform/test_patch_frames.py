@@ -150,7 +150,7 @@ def play(live: LiveGame, n: int, salt: int) -> None:
 @pytest.mark.parametrize("game", GAMES)
 def test_a_game_keeps_its_patch_steps_as_text_the_garbage_collector_never_walks(game: str) -> None:
     # a busy server keeps every live game's last steps: as operation dicts and lists they
-    # made most of what each full collection walked (docs/benchmarks.md, "Garbage collection")
+    # would make most of what each collection walks (docs/performance.md, D22)
     live = new_game(game, 4, 7)
     for _ in range(12):
         live.observe(KEEP)

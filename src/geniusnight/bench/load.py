@@ -274,7 +274,8 @@ class Deals:
     their side. When the benchmark made the database, straight from its ``games`` table: a
     point read by key in the client's process. Against ``--target`` servers, through the admin
     export, an HTTP request to the server under test at every game start that no player ever
-    makes (it cost the server 5 % of its CPU in the closed loop, docs/benchmarks.md)."""
+    makes (5 % of the server's CPU in the closed loop; docs/performance.md, "How figures are
+    taken")."""
 
     def __init__(self, db_url: str | None) -> None:
         self.db_url = db_url
@@ -658,7 +659,7 @@ def run_clients(args: argparse.Namespace, bases: list[str], bare: bool) -> dict[
         merged["window_cpu_percent"] = round(100 * cpu[0] / elapsed, 1) if elapsed else 0.0
     if merged["moves"]:
         # the clients share the machine with the server: on 2 cores, what they spend is not
-        # the server's to use (docs/benchmarks.md, "What bounds the closed loop")
+        # the server's to use (docs/performance.md, "How figures are taken")
         merged["client_cpu_ms_per_move"] = round(1000 * sum(r["client_cpu"] for r in results) / merged["moves"], 3)
     return merged
 

@@ -802,7 +802,7 @@ def read_snapshot(conn: Connection, room_id: str) -> RoomSnapshot | None:
     shows.
 
     Core statements built once, not the ORM: a snapshot is read at every game's start and
-    end and at every connect and disconnect, and through the ORM it cost 3.6 times as
+    end and at every connect and disconnect, and through the ORM it would cost 3.6 times as
     much (docs/performance.md, D6)."""
     room = conn.execute(_SNAPSHOT_ROOM, {"room_id": room_id}).one_or_none()
     if room is None or room.status == RoomStatus.CLOSED:
