@@ -26,6 +26,7 @@ verdict (they agree at once when they stand in for a person who is away).
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import re
@@ -122,16 +123,19 @@ def _near_misses(state: State, question: str, accepted: list[str], rng: Rng) -> 
     for i in sorted(near):  # in the pack's order, as ties are ranked
         q, stems, q_frame, answer, numeric, category, q_kind = entries[i]
         same = topic is not None and category == topic
-        if q == question or numeric:
+        # an answer made of the question's own words gives itself away ("Red blood cells"
+        # for the protein in red blood cells)
+        if q == question or numeric or _stems(answer) & words:
             continue
         overlap = sum(idf[w] for w in words & stems) + FRAME_WEIGHT * sum(idf[w] for w in frame & q_frame)
         bonus = (CATEGORY_BONUS if same else 0.0) + (KIND_BONUS if kind & q_kind else 0.0)
         scored.append((overlap + bonus, answer))
     scored.sort(key=lambda t: -t[0])
     ranked = [a for _, a in scored]
-    head = ranked[:3]
+    # a random one of the best three, never from a lower tier (of another kind) than the best
+    head = [a for score, a in scored[:3] if score > scored[0][0] - KIND_BONUS / 2]
     rng.shuffle(head)
-    return _expansions(question, accepted[0], index, rng) + head + ranked[3:]
+    return _expansions(question, accepted[0], index, rng) + head + ranked[len(head) :]
 
 
 _STANDS_FOR = re.compile(r"\bstands? for\b", re.IGNORECASE)
@@ -173,7 +177,7 @@ _STOP = frozenset(
     {
         *("a", "an", "and", "are", "as", "at", "be", "by", "called", "can", "did", "do", "does", "for"),
         *("from", "has", "have", "in", "is", "it", "its", "known", "name", "of", "on", "or", "that"),
-        *("the", "this", "to", "us", "was", "were", "what", "which", "with"),
+        *("the", "this", "to", "us", "was", "were", "what", "which", "with", "call", "you", "we", "your"),
     }
 )
 
@@ -199,6 +203,7 @@ _KIND_STOP = frozenset(
     {
         *("is", "was", "are", "were", "do", "does", "did", "has", "have", "had", "can", "could", "would"),
         *("will", "the", "a", "an", "of", "in", "on", "to", "from", "for", "by", "with", "that", "at"),
+        *("which", "who", "whose", "where", "when", "like", "as", "than", "and", "or"),
         *("built", "made", "wrote", "won", "became", "gave", "took", "lies", "flows", "carry", "carries"),
     }
 )
@@ -206,32 +211,31 @@ _KIND_SKIP = frozenset({"the", "a", "an", "of", "for", "name", "term", "word", "
 
 
 def _kind(question: str) -> frozenset[str]:
-    """The kind of answer ``question`` wants, as word stems: ``{"person"}`` for a person, else
-    the noun after "which"/"what" ("which programming language" -> programming, language;
-    "what type of animal" -> animal; "what is the largest planet" -> planet), or nothing.
+    """The kind of answer ``question`` wants, as a word stem: ``{"person"}`` for a person, else
+    the head noun after "which"/"what", the last word of the phrase there ("which programming
+    language" -> language; "what type of animal" -> animal; "what is the hardest natural
+    substance" -> substance), or nothing.
 
     >>> sorted(_kind("In which country did cricket begin?")), sorted(_kind("Who painted it?"))
     (['count'], ['person'])
+    >>> sorted(_kind("What is the name of the green Japanese paste, hot like horseradish?"))
+    ['paste']
     """
     if asks_for_person(question):
         return frozenset({"person"})
-    w = re.findall(r"[a-z]+", question.casefold())
+    clause = re.split(r"[,;:?(]", question.casefold())
+    w = re.findall(r"[a-z]+", next((c for c in clause if re.search(r"\b(which|what)\b", c)), ""))
     at = next((i for i, x in enumerate(w) if x in ("which", "what")), None)
     if at is None:
         return frozenset()
     rest = w[at + 1 :]
     if rest[1:2] == ["of"] and rest[0] in ("type", "kind", "sort", "breed", "species"):
-        return frozenset(x[:5] for x in rest[2:3])
-    if rest[:1] and rest[0] in ("is", "was", "are", "were"):
+        rest = rest[2:]
+    elif rest[:1] and rest[0] in ("is", "was", "are", "were"):
         # "what is the name of the galaxy ...", "what is the largest planet ..."
-        noun = next((x for x in rest[1:7] if x not in _KIND_SKIP and not x.endswith("est")), None)
-        return frozenset({noun[:5]}) if noun and noun not in _KIND_STOP else frozenset()
-    kind: list[str] = []
-    for x in rest[:2]:
-        if x in _KIND_STOP or x.endswith("ed"):
-            break
-        kind.append(x[:5])
-    return frozenset(kind)
+        rest = list(itertools.dropwhile(lambda x: x in _KIND_SKIP or x.endswith("est"), rest[1:]))
+    phrase = list(itertools.takewhile(lambda x: x not in _KIND_STOP and not x.endswith("ed"), rest[:3]))
+    return frozenset({phrase[-1][:5]}) if phrase else frozenset()
 
 
 Entry = tuple[str, frozenset[str], frozenset[str], str, bool, str | None, frozenset[str]]
