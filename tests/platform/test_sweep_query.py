@@ -70,7 +70,8 @@ class Swept:
             register(ENGINE)
         self.clock = FakeClock()
         self.db = Database(db_url)
-        self.games = GameService(self.db, multi_process=True, clock=self.clock)
+        # one process's view: no sweeper task of its own (the test calls sweep)
+        self.games = GameService(self.db, multi_process=False, clock=self.clock)
         self.driver = Driver(self.games, Bus(Hub(self.games)), bot_delay=0.5, clock=self.clock)
         self.loaded: list[int] = []
         self.statements: list[tuple[str, Any]] = []
@@ -168,5 +169,23 @@ async def test_the_sweep_reads_only_games_that_can_be_overdue_through_indexes(an
             print(f"the sweep's query: {await swept.timed(statement, parameters):.2f} ms (best of 20)")
         every_running = "SELECT games.id, games.last_seq, games.seats FROM games WHERE games.finished_at IS NULL"
         print(f"every running game (the query before): {await swept.timed(every_running, ()):.2f} ms (best of 20)")
+    finally:
+        await swept.db.dispose()
+
+
+async def test_a_game_started_between_the_start_and_the_first_sweep_is_swept(db_url: str) -> None:
+    """resume_all schedules the games running at the start; the sweep sees every move and game
+    written after it, even before its own first run."""
+    swept = Swept(db_url)
+    try:
+        await swept.driver.resume_all()
+        now = swept.clock.now()
+        async with swept.db.sessions() as s:
+            await s.execute(insert(Room), [_room("late", now)])
+            await s.execute(insert(Game), [_game("late", now)])
+            await s.commit()
+            late = await s.scalar(select(Game.id))
+        swept.clock.advance(SWEEP_GRACE + 1)  # a game with a bot, quiet past a bot turn's due time:
+        assert await swept.sweep() == [late]  # read, to see whether its bot must act
     finally:
         await swept.db.dispose()

@@ -205,6 +205,7 @@ class Driver:
     async def resume_all(self) -> None:
         """After a (re)start: pick up every running game's bots and clocks."""
         async with self.games.db.sessions() as s:
+            await self._watch_from_here(s)  # what moves or starts from now on, the sweep sees
             ids = (await s.execute(select(Game.id).where(Game.finished_at.is_(None)))).scalars()
             game_ids = list(ids)
         for game_id in game_ids:
@@ -288,14 +289,9 @@ class Driver:
         found from the ids of the moves and games written since the sweep before last (primary
         key ranges; one sweep of overlap covers a transaction that took an id before another
         but committed after it), not from a column every move would have to index."""
-        if self._seen is None:  # this process's first sweep: it began after resume_all
-            self._seen = (
-                await s.scalar(select(func.max(Move.id))) or 0,
-                await s.scalar(select(func.max(Game.id))) or 0,
-            )
-            self._seen_before = self._seen
+        seen = self._seen if self._seen is not None else await self._watch_from_here(s)  # no resume_all first
         moves_from, games_from = self._seen_before
-        moves_seen, games_seen = self._seen
+        moves_seen, games_seen = seen
         moved = (
             select(Move.game_id, func.max(Move.id), func.max(Move.created_at))
             .where(Move.id > moves_from)
@@ -307,7 +303,7 @@ class Driver:
         for game_id, at in (await s.execute(select(Game.id, Game.started_at).where(Game.id > games_from))).tuples():
             self._saw_move(game_id, _aware(at) or now)
             games_seen = max(games_seen, game_id)
-        self._seen_before, self._seen = self._seen, (moves_seen, games_seen)
+        self._seen_before, self._seen = seen, (moves_seen, games_seen)
         for game_id, at in list(self._moved.items()):
             if now - at > SWEEP_WINDOW:
                 del self._moved[game_id]
@@ -319,6 +315,15 @@ class Driver:
             Room.status != RoomStatus.CLOSED,
             clock_overdue if recent is None else or_(recent, clock_overdue),
         ]
+
+    async def _watch_from_here(self, s: AsyncSession) -> tuple[int, int]:
+        """The sweep reads the moves and games written after the ones written now (resume_all
+        schedules those, reading every running game once)."""
+        self._seen = self._seen_before = (
+            await s.scalar(select(func.max(Move.id))) or 0,
+            await s.scalar(select(func.max(Game.id))) or 0,
+        )
+        return self._seen
 
     def _saw_move(self, game_id: int, at: datetime) -> None:
         self._moved[game_id] = max(at, self._moved.get(game_id, at))
