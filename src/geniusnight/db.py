@@ -39,6 +39,7 @@ from sqlalchemy import (
     create_engine,
     event,
     text,
+    true,
 )
 from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import DisconnectionError, OperationalError
@@ -91,10 +92,17 @@ class RoomStatus(StrEnum):
 class Room(Base):
     __tablename__ = "rooms"
     # retention reads rooms by status and age (migration 0007)
-    __table_args__ = (Index("ix_rooms_status_updated_at", "status", "updated_at"),)
+    __table_args__ = (
+        Index("ix_rooms_status_updated_at", "status", "updated_at"),
+        Index("ix_rooms_code", "code", unique=True),
+    )
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     invite: Mapped[str] = mapped_column(String(64), unique=True)  # the invite link token
+    # the short code people type to join (server/rooms/codes.py; migration 0009), and
+    # whether the host lets it admit people
+    code: Mapped[str | None] = mapped_column(String(8), nullable=True)
+    code_open: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
     game: Mapped[str] = mapped_column(String(40))
     options: Mapped[dict[str, Any]] = mapped_column(default=dict)
     # phase name -> seconds; the system's timeout action runs when one passes

@@ -48,6 +48,7 @@ class Settings(BaseSettings):
     # X-Forwarded-Proto are believed: the proxy in front, and nothing else
     trusted_proxies: str = "127.0.0.1,::1"
     rooms_per_minute: int = 30  # rooms one address may create
+    code_misses_per_minute: int = 10  # wrong room codes one address may type a minute
     room_members_max: int = 50  # people in one room, spectators included
     chat_per_minute: int = 20  # chat messages one member may send
     # a room's options as JSON: each option, and all together (a custom word deck or question

@@ -1,6 +1,46 @@
-import { api, el } from "./api.js";
+import { api, el, toast } from "./api.js";
 import { errorText, t, tOr } from "./i18n.js";
 import { optionsForm } from "./options.js";
+
+// "Join with code": the code is checked here, so a typo is told at once, then the join screen
+const codeForm = document.getElementById("code-form");
+const codeInput = document.getElementById("code-input");
+const codeError = document.getElementById("code-error");
+codeForm.addEventListener("submit", async (e) => {
+  e.preventDefault();
+  codeError.textContent = "";
+  const code = codeInput.value.replace(/[\s-]/g, "").toUpperCase();
+  try {
+    await api("GET", `/api/codes/${encodeURIComponent(code)}`);
+    location.href = `/code/${encodeURIComponent(code)}`;
+  } catch (err) {
+    codeError.textContent = errorText(err);
+  }
+});
+
+// "My rooms": the rooms this browser holds a seat in, whose turn it is, and a way out of each
+async function showMyRooms() {
+  let rooms = [];
+  try { rooms = (await api("GET", "/api/my-rooms")).rooms; } catch { return; }
+  const items = rooms.map((r) => {
+    const status = r.your_turn ? t("home.your_turn") : r.turn.length ? t("home.turn_of", { names: r.turn.join(", ") }) : tOr(`room.status.${r.status}`, r.status);
+    const leave = el("button", { type: "button", class: "link-button", "data-testid": `my-room-leave-${r.room_id}`,
+      onclick: async () => {
+        if (!confirm(t(r.host ? "room.leave_confirm_host" : "room.leave_confirm"))) return;
+        try { await api("POST", `/api/rooms/${encodeURIComponent(r.room_id)}/leave`); } catch (err) { toast(errorText(err), "bad"); }
+        showMyRooms();
+      } }, t("home.leave"));
+    return el("li", { class: r.your_turn ? "my-room your-turn" : "my-room", "data-testid": `my-room-${r.room_id}` },
+      el("a", { href: `/r/${encodeURIComponent(r.room_id)}`, class: "my-room-open", "data-testid": `my-room-open-${r.room_id}` },
+        el("span", { class: "game-title" }, tOr(`game.${r.game}.title`, r.title)),
+        el("span", { class: "my-room-status" }, status),
+        el("span", { class: "game-meta" }, r.players.join(", "))),
+      leave);
+  });
+  document.getElementById("my-rooms-list").replaceChildren(...items);
+  document.getElementById("my-rooms").hidden = !items.length;
+}
+showMyRooms();
 
 const form = document.getElementById("create-form");
 const optionsBox = document.getElementById("options");

@@ -3,12 +3,14 @@ import { errorText } from "./i18n.js";
 
 const form = document.getElementById("join-form");
 const invite = form.dataset.invite;
+const code = form.dataset.code; // the join screen of a room code (/code/{code}) joins by the code
 const nameInput = document.getElementById("name");
 const errorBox = document.getElementById("join-error");
 nameInput.value = localStorage.getItem("gn-name") || "";
 
 async function join(name) {
-  const res = await api("POST", `/api/join/${encodeURIComponent(invite)}`, { name });
+  const path = code ? `/api/codes/${encodeURIComponent(code)}/join` : `/api/join/${encodeURIComponent(invite)}`;
+  const res = await api("POST", path, { name });
   // a join from the room's own address lands on it again, now as a member
   location.href = `/r/${res.room_id}`;
 }

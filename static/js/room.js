@@ -97,6 +97,7 @@ function setRoom(next) {
   const statusText = tOr(`room.status.${room.status}`, room.status);
   $("room-status").textContent = `${statusText} · ${t("room.seats", { n: room.seats.length, max: room.max_players })}` + (you && you.seat == null ? ` · ${t("room.watching")}` : "");
   $("invite-url").value = `${location.origin}${room.invite_path}`;
+  renderParty();
   $("spectators").textContent = room.spectators ? t("room.spectators", { n: room.spectators }) : "";
   renderSeats();
   renderAway();
@@ -105,6 +106,35 @@ function setRoom(next) {
   replay.hidden = !(room.status === "finished" && room.game_id);
   if (!replay.hidden) replay.querySelector("a").href = `/r/${roomId}/replay/${room.game_id}`;
 }
+
+// The party night: the room code and the invite's QR code for friends in the same room, and,
+// for the host, the code's switch and the shared screen's link.
+let qrFor = null; // the room whose QR code the page shows
+let screenFor = null; // the room whose screen link the page holds
+function renderParty() {
+  $("room-code").textContent = room.code ? `${room.code.slice(0, 3)} ${room.code.slice(3)}` : "";
+  $("room-code").classList.toggle("off", !room.code_open);
+  $("code-off-note").hidden = room.code_open;
+  if (qrFor !== roomId && you) {
+    qrFor = roomId;
+    const img = $("invite-qr");
+    img.addEventListener("load", () => { img.hidden = false; }, { once: true });
+    img.src = `/api/rooms/${encodeURIComponent(roomId)}/qr.svg`;
+  }
+  const host = !!(you && you.host);
+  $("code-switch-row").hidden = !host || room.status === "closed";
+  $("code-switch").checked = !!room.code_open;
+  $("open-screen").hidden = !host;
+  if (host && screenFor !== roomId) {
+    screenFor = roomId;
+    api("GET", `/api/rooms/${encodeURIComponent(roomId)}/screen`)
+      .then((res) => { $("open-screen").href = res.screen_path; })
+      .catch(() => { screenFor = null; });
+  }
+}
+$("code-switch").addEventListener("change", (e) => {
+  hostCall("POST", `/api/rooms/${roomId}/code`, { open: e.target.checked }).catch(() => { e.target.checked = !e.target.checked; });
+});
 
 function renderSeats() {
   const host = you && you.host;

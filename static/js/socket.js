@@ -11,9 +11,10 @@ import { t } from "./i18n.js";
 import { applyPatch } from "./patch.js";
 
 export class RoomSocket {
-  constructor(roomId, handlers) {
+  constructor(roomId, handlers, hello = {}) {
     this.roomId = roomId;
     this.handlers = handlers; // {welcome, state, room, chat, error, status, kicked, closed}
+    this.helloExtra = hello; // more for every hello: a shared screen's {screen: key}
     this.pending = new Map(); // ref -> {resolve, action}
     this.moving = false; // the server asked us to reconnect: keep pending moves for the next socket
     this.lastSeq = {}; // game id -> seq
@@ -39,7 +40,7 @@ export class RoomSocket {
       this.resyncing = false;
       // the seat token travels in the HttpOnly cookie of the handshake; the view held here
       // lets the server send only the moves missed while away
-      const hello = { type: "hello", token: null, patches: true, seq: null };
+      const hello = { type: "hello", token: null, patches: true, seq: null, ...this.helloExtra };
       const held = this.gameId !== null ? this.held[this.gameId] : undefined;
       if (held) Object.assign(hello, { game_id: this.gameId, seq: this.lastSeq[this.gameId], seat: held.seat });
       ws.send(JSON.stringify(hello));
@@ -110,7 +111,7 @@ export class RoomSocket {
         const p = frame.ref != null && this.pending.get(frame.ref);
         if (p) { this.pending.delete(frame.ref); p.resolve({ ok: false, code: frame.code, message: frame.message }); }
         this.handlers.error?.(frame);
-        if (frame.code === "not_member") this.stop();
+        if (frame.code === "not_member" || frame.code === "bad_screen_key") this.stop();
         break;
       }
       case "kicked":

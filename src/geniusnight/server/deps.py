@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Annotated
 from fastapi import Depends, Request
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from .rooms.party import PartyNight
 from .rooms.service import RoomService
 from .rooms.usecases import RoomUseCases
 
@@ -51,6 +52,13 @@ async def get_rooms(request: Request) -> RoomUseCases:
 
 
 RoomsDep = Annotated[RoomUseCases, Depends(get_rooms)]
+
+
+async def get_party(request: Request) -> PartyNight:
+    return get_services(request).party
+
+
+PartyDep = Annotated[PartyNight, Depends(get_party)]
 
 
 def bearer_token(request: Request) -> str | None:

@@ -54,15 +54,15 @@ def origin_allowed(settings: Settings, origin: str, host: str | None) -> bool:
 def cookie_only(path: str, headers: Headers) -> bool:
     """Only one of our cookies would authenticate this request: it carries no bearer token,
     and a cookie that counts for ``path`` (the room's seat cookie for ``/api/rooms/{id}/…``,
-    any seat cookie for ``/api/join/…``, whose invite names a room, the admin cookie for the
-    admin console). Creating a room authenticates nobody."""
+    any seat cookie for ``/api/join/…`` and ``/api/codes/…``, whose invite or code names a
+    room, the admin cookie for the admin console). Creating a room authenticates nobody."""
     if headers.get("authorization", "").lower().startswith("bearer "):
         return False
     names = {part.split("=", 1)[0].strip() for part in headers.get("cookie", "").split(";")}
     parts = path.split("/")
     if path.startswith("/api/rooms/") and len(parts) > 3:
         return cookie_name(parts[3]) in names
-    if path.startswith("/api/join/"):
+    if path.startswith(("/api/join/", "/api/codes/")):
         return any(name.startswith(COOKIE_PREFIX) for name in names)
     if path.startswith(("/api/admin/", "/admin")):
         return ADMIN_COOKIE in names

@@ -13,7 +13,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from ..engines import ENGINES
-from .deps import RoomServiceDep, seat_token
+from .deps import PartyDep, RoomServiceDep, seat_token
 from .errors import ApiError
 from .templating import TEMPLATE_DIR, templates
 
@@ -24,9 +24,9 @@ def render(request: Request, name: str, status_code: int = 200, **context: Any) 
     return templates.TemplateResponse(request, name, context, status_code=status_code)
 
 
-def no_room(request: Request, code: str) -> HTMLResponse:
+def no_room(request: Request, code: str, status_code: int = 404) -> HTMLResponse:
     """The "no such room" page; ``code`` (an ApiError's) picks its sentence from the catalog."""
-    return render(request, "no_room.html", status_code=404, code=code)
+    return render(request, "no_room.html", status_code=status_code, code=code)
 
 
 @router.get("/", response_class=HTMLResponse)
@@ -57,6 +57,31 @@ async def join(request: Request, invite: str, svc: RoomServiceDep) -> Response:
         # not a join screen offering to "watch"
         return RedirectResponse(f"/r/{room.id}", status_code=303)
     return render(request, "join.html", invite=invite, room_id=room.id, summary=await svc.summary(room))
+
+
+@router.get("/code/{code}", response_class=HTMLResponse)
+async def join_by_code(request: Request, code: str, party: PartyDep, svc: RoomServiceDep) -> Response:
+    """The join screen of the room a code names (the home page's "Join with code" box leads
+    here); wrong codes count against the address, as in the API."""
+    try:
+        room, summary = await party.find_by_code(request.client.host if request.client else "", code)
+    except ApiError as e:
+        return no_room(request, e.code, e.status)
+    if await svc.member_by_token(room.id, seat_token(request, room.id)) is not None:
+        return RedirectResponse(f"/r/{room.id}", status_code=303)
+    return render(request, "join.html", invite="", code=room.code, room_id="", summary=summary)
+
+
+@router.get("/r/{room_id}/screen", response_class=HTMLResponse)
+async def screen(request: Request, room_id: str, svc: RoomServiceDep) -> HTMLResponse:
+    """The shared screen: a shell; its key is in the link's fragment, which its script sends
+    in the socket's hello (the server never sees it in a request line)."""
+    try:
+        found = await svc.room(room_id)
+    except ApiError as e:
+        return no_room(request, e.code)
+    title = ENGINES[found.game].info.title
+    return render(request, "screen.html", room_id=room_id, game=found.game, title=title)
 
 
 @router.get("/r/{room_id}", response_class=HTMLResponse)

@@ -33,6 +33,7 @@ from .play.games import CacheLimits, GameService, LiveGame
 from .play.realtime import RECONNECT_FRAME, Bus, Hub, RedisBus
 from .replay.logs import GameLogs
 from .rooms.hosting import HostWatch
+from .rooms.party import PartyNight
 from .rooms.usecases import RoomUseCases
 
 log = logging.getLogger(__name__)
@@ -58,10 +59,12 @@ class Services:
     chat_rate: RateLimit  # chat messages, by member
     connect_rate: RateLimit  # websockets opened, by address
     admin_rate: RateLimit  # wrong admin tokens, by address
+    code_rate: RateLimit  # wrong room codes, by address
     sockets: SocketCount
     last_purge: float = 0.0
     hosts: HostWatch = field(init=False)
     rooms: RoomUseCases = field(init=False)
+    party: PartyNight = field(init=False)
     admin: AdminService = field(init=False)
     logs: GameLogs = field(init=False)
     draining: bool = False  # shutting down: /readyz answers 503
@@ -183,10 +186,12 @@ def build_services(settings: Settings, clock: Clock | None = None) -> Services:
         chat_rate=rate_limit(settings.chat_per_minute, 60, "chat", redis),
         connect_rate=rate_limit(settings.ws_connects_per_minute, 60, "connects", redis),
         admin_rate=rate_limit(settings.admin_failures_per_minute, 60, "admin", redis),
+        code_rate=rate_limit(settings.code_misses_per_minute, 60, "codes", redis),
         sockets=SocketCount(settings.ws_per_address, settings.ws_total),
     )
     services.hosts = HostWatch(services)
     services.rooms = RoomUseCases(services)
+    services.party = PartyNight(services)
     services.admin = AdminService(services)
     services.logs = GameLogs(db)
     hub.room_snapshot = services.rooms.read_snapshot

@@ -38,6 +38,9 @@ class Hello:
     token_given: bool  # a token was sent (so the cookie does not count, even if it is no text)
     patches: bool  # the client takes ``patch`` frames
     resume: Resume | None
+    # a shared screen's key (docs/protocol.md, "The shared screen"): "" for one that is no
+    # text; None: no screen, a member with a token or the cookie
+    screen: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +98,7 @@ def read(text: str, max_bytes: int) -> Frame:
             token_given=bool(token),
             patches=frame.get("patches") is True,
             resume=_resume(frame),
+            screen=_screen_key(frame.get("screen")),
         )
     if kind == "act":
         if ref is not None and (not isinstance(ref, str) or not 0 < len(ref) <= REF_MAX):
@@ -108,6 +112,13 @@ def read(text: str, max_bytes: int) -> Frame:
     if kind == "ping":
         return Ping(ref)
     return Unknown(ref, kind)
+
+
+def _screen_key(key: Any) -> str | None:
+    """A hello's screen key: None when it names none, "" when it is no text (refused)."""
+    if key is None:
+        return None
+    return key if isinstance(key, str) else ""
 
 
 def _resume(frame: dict[str, Any]) -> Resume | None:

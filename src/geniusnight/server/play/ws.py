@@ -80,7 +80,8 @@ async def _connect(ws: WebSocket, services: Services, room_id: str) -> None:
     hub = services.hub
     try:
         await _welcome(services, conn, hello)
-        if hub.member_sockets(room_id, conn.member_id) == 1:  # the member just came online
+        # the member just came online (a shared screen is nobody: it comes and goes unseen)
+        if conn.member_id is not None and hub.member_sockets(room_id, conn.member_id) == 1:
             await services.rooms.came_online(room_id)
         await _serve(ws, services, conn)
     except WebSocketDisconnect:
@@ -91,7 +92,8 @@ async def _connect(ws: WebSocket, services: Services, room_id: str) -> None:
         log.info("socket closed: member %s", conn.member_id, extra=where)
         hub.remove(conn)
         await conn.stop()
-        if hub.member_sockets(room_id, conn.member_id) == 0:  # the member's last socket here
+        # the member's last socket here
+        if conn.member_id is not None and hub.member_sockets(room_id, conn.member_id) == 0:
             with contextlib.suppress(Exception):
                 await services.rooms.went_offline(room_id, conn.member_id, conn.host)
 
@@ -104,6 +106,8 @@ async def _admit(ws: WebSocket, services: Services, room_id: str) -> tuple[Conne
     hello = await _hello(ws, settings.max_frame_bytes, settings.hello_seconds)
     if hello is None:
         return None
+    if hello.screen is not None:
+        return await _admit_screen(ws, services, room_id, hello)
     token = hello.token
     if not hello.token_given:
         # the cookie authenticates only a socket whose browser said where it comes from
@@ -134,6 +138,28 @@ async def _admit(ws: WebSocket, services: Services, room_id: str) -> tuple[Conne
         away=admitted.away,
         patches=hello.patches,
     )
+    services.hub.add(conn)
+    return conn, hello
+
+
+async def _admit_screen(
+    ws: WebSocket, services: Services, room_id: str, hello: Hello
+) -> tuple[Connection, Hello] | None:
+    """A shared screen: no member, no seat, no name; it gets what a spectator gets. A room's
+    screens together may hold as many sockets as one member (``GENIUSNIGHT_WS_PER_MEMBER``)."""
+    settings = services.settings
+    try:
+        await services.party.admit_screen(room_id, hello.screen)
+    except ApiError as e:
+        await ws.send_json(error(None, e.code, e.message))
+        await ws.close(code=4401 if e.status == 401 else 4404)
+        return None
+    if services.hub.member_sockets(room_id, None) >= settings.ws_per_member:
+        message = f"This room has {settings.ws_per_member} shared screens open; close one first."
+        await ws.send_json(error(None, "too_many_tabs", message))
+        await ws.close(code=4429)
+        return None
+    conn = Connection(ws=ws, room_id=room_id, member_id=None, seat=None, name="", patches=hello.patches)
     services.hub.add(conn)
     return conn, hello
 

@@ -6,10 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Request, Response, UploadFile
+from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
 from ...engines import ENGINES
-from ..deps import RoomsDep, cookie_name, get_services, seat_token
+from ..deps import COOKIE_PREFIX, PartyDep, RoomsDep, cookie_name, get_services, seat_token
 from ..edge import SeatNumber
 from .usecases import FILE_MAX
 
@@ -55,6 +56,10 @@ class ChatIn(BaseModel):
     text: str
 
 
+class CodeSwitch(BaseModel):
+    open: bool = Field(description="Whether the room's code lets people join")
+
+
 def _set_cookie(request: Request, response: Response, room_id: str, token: str) -> None:
     response.set_cookie(
         cookie_name(room_id),
@@ -67,9 +72,16 @@ def _set_cookie(request: Request, response: Response, room_id: str, token: str) 
     )
 
 
+def _base_url(request: Request) -> str:
+    return get_services(request).settings.public_url or str(request.base_url).rstrip("/")
+
+
 def _invite_url(request: Request, invite: str) -> str:
-    base = get_services(request).settings.public_url or str(request.base_url).rstrip("/")
-    return f"{base}/join/{invite}"
+    return f"{_base_url(request)}/join/{invite}"
+
+
+def _address(request: Request) -> str:
+    return request.client.host if request.client else ""
 
 
 @router.get("/games", summary="The games and their options")
@@ -79,8 +91,7 @@ async def list_games() -> list[dict[str, Any]]:
 
 @router.post("/rooms", response_model=Joined, summary="Create a room; you are its host")
 async def create_room(body: CreateRoom, request: Request, response: Response, rooms: RoomsDep) -> Joined:
-    address = request.client.host if request.client else ""
-    joined = await rooms.create(address, body.game, body.options, body.name, body.time_limits)
+    joined = await rooms.create(_address(request), body.game, body.options, body.name, body.time_limits)
     assert joined.token is not None
     _set_cookie(request, response, joined.room_id, joined.token)
     return Joined(
@@ -99,6 +110,60 @@ async def join_room(invite: str, body: JoinRoom, request: Request, response: Res
     if joined.token is not None:
         _set_cookie(request, response, joined.room_id, joined.token)
     return Joined(room_id=joined.room_id, token=joined.token, seat=joined.seat, member_id=joined.member_id)
+
+
+@router.get("/codes/{code}", summary="The room a code names: game, host, players (as the join screen)")
+async def find_by_code(code: str, request: Request, party: PartyDep) -> dict[str, Any]:
+    _, summary = await party.find_by_code(_address(request), code)
+    return summary
+
+
+@router.post("/codes/{code}/join", response_model=Joined, summary="Join by the room's code: a seat, or watch")
+async def join_by_code(code: str, body: JoinRoom, request: Request, response: Response, party: PartyDep) -> Joined:
+    room, _ = await party.find_by_code(_address(request), code)
+    return await join_room(room.invite, body, request, response, get_services(request).rooms)
+
+
+@router.post("/rooms/{room_id}/code", summary="Host: let the room's code admit people, or stop it")
+async def switch_code(room_id: str, body: CodeSwitch, request: Request, party: PartyDep) -> dict[str, Any]:
+    return await party.set_code_open(room_id, seat_token(request, room_id), body.open)
+
+
+@router.get("/rooms/{room_id}/qr.svg", summary="The invite link as a QR code (members and the room's screen)")
+async def invite_qr(room_id: str, request: Request, party: PartyDep) -> Response:
+    svg = await party.invite_qr(room_id, seat_token(request, room_id), _base_url(request))
+    return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "private, no-store"})
+
+
+@router.get("/rooms/{room_id}/screen", summary="Host: the shared screen's link")
+async def screen_link(room_id: str, request: Request, party: PartyDep) -> dict[str, str]:
+    return {"screen_path": await party.screen_path(room_id, seat_token(request, room_id))}
+
+
+@router.get("/my-rooms", summary="The rooms this browser holds a seat cookie of")
+async def my_rooms(request: Request, party: PartyDep) -> JSONResponse:
+    """Read from the browser's HttpOnly seat cookies; the cookies of rooms it is no longer in
+    (left, removed, closed) are dropped in the answer."""
+    tokens = {
+        name.removeprefix(COOKIE_PREFIX): token
+        for name, token in request.cookies.items()
+        if name.startswith(COOKIE_PREFIX) and token
+    }
+    rooms, stale = await party.my_rooms(tokens)
+    response = JSONResponse({"rooms": rooms}, headers={"Cache-Control": "private, no-store"})
+    for room_id in stale:
+        _drop_cookie(request, response, room_id)
+    return response
+
+
+def _drop_cookie(request: Request, response: Response, room_id: str) -> None:
+    response.delete_cookie(
+        cookie_name(room_id),
+        httponly=True,
+        samesite="lax",
+        secure=get_services(request).settings.secure_cookies,
+        path="/",
+    )
 
 
 @router.get("/rooms/{room_id}", summary="The room: seats, status, game")
@@ -151,8 +216,9 @@ async def kick(room_id: str, seat: SeatNumber, request: Request, rooms: RoomsDep
 
 
 @router.post("/rooms/{room_id}/leave", summary="Leave the room for good (a host hands the role on)")
-async def leave(room_id: str, request: Request, rooms: RoomsDep) -> dict[str, Any]:
+async def leave(room_id: str, request: Request, response: Response, rooms: RoomsDep) -> dict[str, Any]:
     host = await rooms.leave(room_id, seat_token(request, room_id))
+    _drop_cookie(request, response, room_id)  # the token works no more: "my rooms" forgets it
     return {"left": True, "host_member_id": host}
 
 

@@ -30,6 +30,7 @@ from ...engines import ENGINES, Engine, IllegalAction, get_engine
 from ..edge import FORBIDDEN_TEXT, BadInput, check_value
 from ..errors import ApiError
 from ..play.events import RoomSnapshot
+from .codes import new_code
 
 NAME_MAX = 32
 CHAT_MAX = 300
@@ -55,6 +56,8 @@ _SNAPSHOT_ROOM = (
         ROOMS.c.host_member_id,
         ROOMS.c.current_game_id,
         ROOMS.c.invite,
+        ROOMS.c.code,
+        ROOMS.c.code_open,
         GAMES.c.seats,
         GAMES.c.result,
         select(func.count())
@@ -525,6 +528,7 @@ class RoomService:
         room = Room(
             id=secrets.token_urlsafe(ROOM_ID_BYTES),
             invite=secrets.token_urlsafe(INVITE_BYTES),
+            code=await self._free_code(),
             game=game,
             options=opts,
             time_limits=limits,
@@ -538,6 +542,18 @@ class RoomService:
         await self.s.flush()
         room.host_member_id = host.id
         return room, host, token
+
+    async def _free_code(self) -> str:
+        """A room code no room holds (server/rooms/codes.py)."""
+        while True:
+            code = new_code()
+            if await self.s.scalar(select(Room.id).where(Room.code == code)) is None:
+                return code
+
+    async def room_by_code(self, code: str) -> Room | None:
+        """The open (not closed) room with this code, as stored (see codes.read_code)."""
+        room = (await self.s.execute(select(Room).where(Room.code == code))).scalar_one_or_none()
+        return None if room is None or room.status == RoomStatus.CLOSED else room
 
     async def room_by_invite(self, invite: str) -> Room:
         room = (await self.s.execute(select(Room).where(Room.invite == invite))).scalar_one_or_none()
@@ -856,6 +872,8 @@ def read_snapshot(conn: Connection, room_id: str) -> RoomSnapshot | None:
         "games": [g.id for g in games],
         "result": room.result,
         "invite_path": f"/join/{room.invite}",
+        "code": room.code,
+        "code_open": room.code_open,
     }
     return RoomSnapshot(public, room.version, members)
 

@@ -146,7 +146,8 @@ class RoomUseCases:
             snap = await svc.snapshot(room, self.services.hub.online_members(room_id))
             snap["you"] = await svc.you(room, member) if member is not None else None
         if member is None:
-            del snap["invite_path"]  # the invite lets anyone join: only members see it
+            # the invite and the code let people join: only members see them
+            del snap["invite_path"], snap["code"]
         return snap
 
     async def chat_history(self, room_id: str, token: str | None) -> list[dict[str, Any]]:

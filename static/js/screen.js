@@ -1,0 +1,132 @@
+// The shared screen (/r/{room_id}/screen#<key>): a TV or a laptop the whole room watches. It
+// holds no seat and no name: its socket says hello with the room's screen key (from the
+// link's fragment, which never reaches a server) and gets what a spectator gets. It shows the
+// room code and the invite's QR code, the players and their scores, the game's board drawn by
+// the game's own module (as for a spectator), and the final result.
+import { createAnnouncer } from "./a11y.js";
+import { api, el } from "./api.js";
+import { errorText, t, tOr } from "./i18n.js";
+import { RoomSocket } from "./socket.js";
+
+const $ = (id) => document.getElementById(id);
+const roomId = $("screen").dataset.roomId;
+const key = decodeURIComponent(location.hash.slice(1));
+const announce = createAnnouncer(document.body);
+
+let games = [];
+let room = null;
+let view = null;
+let board = null; // {id, view}: the game module drawing the current game
+let qrShown = false;
+
+const gamesLoaded = api("GET", "/api/games").then((list) => { games = list; });
+let frames = gamesLoaded;
+const inOrder = (handle) => (frame) => { frames = frames.then(() => handle(frame)).catch((err) => console.error(err)); };
+
+if (!key) {
+  $("screen-error").textContent = t("screen.no_key");
+} else {
+  new RoomSocket(roomId, {
+    status(state) {
+      const conn = $("conn");
+      conn.dataset.state = state;
+      conn.querySelector(".label").textContent = t(`conn.${state}`);
+    },
+    welcome: inOrder((frame) => setRoom(frame.room)),
+    room: inOrder((frame) => setRoom(frame.room)),
+    state: inOrder((frame) => showState(frame)),
+    error: inOrder((frame) => {
+      if (frame.ref == null) $("screen-error").textContent = errorText(frame);
+    }),
+    closed: inOrder((frame) => { $("screen-error").textContent = frame.message || t("room.closed"); }),
+  }, { screen: key });
+}
+
+function setRoom(next) {
+  room = next;
+  $("screen").dataset.status = room.status;
+  $("screen-game").textContent = tOr(`game.${room.game}.title`, room.title);
+  // the code, spaced for reading aloud from across the room
+  $("screen-code").textContent = room.code ? `${room.code.slice(0, 3)} ${room.code.slice(3)}` : "";
+  $("screen-code").hidden = !room.code_open;
+  $("screen-code-off").hidden = room.code_open;
+  if (!qrShown) showQr();
+  renderPlayers();
+  renderResult();
+}
+
+// the invite's QR code: an image the screen's key unlocks (an <img> can't send it itself)
+async function showQr() {
+  qrShown = true;
+  try {
+    const res = await fetch(`/api/rooms/${encodeURIComponent(roomId)}/qr.svg`, { headers: { Authorization: `Bearer ${key}` } });
+    if (!res.ok) throw new Error(res.statusText);
+    const img = $("screen-qr");
+    img.src = URL.createObjectURL(await res.blob());
+    img.hidden = false;
+  } catch (err) {
+    qrShown = false;
+    console.error(err);
+  }
+}
+
+function renderPlayers() {
+  const scores = view && Array.isArray(view.scores) ? view.scores : null;
+  const toAct = view && !view.over && Array.isArray(view.to_act) ? view.to_act : [];
+  const items = room.seats.map((s) => el("li", { class: toAct.includes(s.seat) ? "to-act" : "", "data-seat": s.seat },
+    el("span", { class: "name" }, s.name),
+    s.bot && !s.away ? el("span", { class: "badge" }, t("seat.bot")) : null,
+    toAct.includes(s.seat) ? el("span", { class: "badge turn-badge" }, t("screen.their_turn")) : null,
+    scores ? el("span", { class: "score", "data-testid": `screen-score-${s.seat}` }, String(scores[s.seat] ?? 0)) : null));
+  $("screen-players").replaceChildren(...items);
+}
+
+// the moment the room watches together: who won, and every score
+function renderResult() {
+  const box = $("screen-result");
+  const result = view && view.over ? view.result : null;
+  box.hidden = !result;
+  if (!result) return;
+  const name = (seat) => (room.seats.find((s) => s.seat === seat) || {}).name || `${seat + 1}`;
+  const winners = (result.winners || []).map(name).join(", ");
+  const ranked = room.seats.map((s) => ({ ...s, score: (result.scores || [])[s.seat] ?? 0 })).sort((a, b) => b.score - a.score);
+  box.replaceChildren(
+    el("h2", { class: "screen-winner", "data-testid": "screen-winner" },
+      (result.winners || []).length > 1 ? t("screen.winners", { names: winners }) : t("screen.winner", { name: winners })),
+    el("ol", { class: "screen-ranking" }, ranked.map((s) => el("li", {}, el("span", { class: "name" }, s.name), el("span", { class: "score" }, String(s.score))))));
+}
+
+async function showState(frame) {
+  view = frame.view;
+  $("screen-waiting").hidden = true;
+  if (!board || board.id !== frame.game_id) {
+    board?.view?.destroy?.();
+    const root = el("div", { class: `game-root game-${room.game}` });
+    $("game-area").replaceChildren(root);
+    board = { id: frame.game_id, view: null };
+    board.view = await mountGame(root);
+  }
+  board.view?.update(frame.view, { seq: frame.seq, deadline: frame.deadline });
+  if (room) { renderPlayers(); renderResult(); }
+}
+
+async function mountGame(root) {
+  const css = `/static/games/${room.game}.css`;
+  if (!document.querySelector(`link[href="${css}"]`)) document.head.append(el("link", { rel: "stylesheet", href: css }));
+  const ctx = {
+    seat: null, // a spectator's view: no hand, no rack, no buttons
+    get players() { return room.seats.map((s) => ({ seat: s.seat, name: s.name, bot: s.bot })); },
+    info: games.find((g) => g.id === room.game),
+    mode: "screen",
+    announce,
+    send: null,
+  };
+  try {
+    const mod = await import(`/static/games/${room.game}.js`);
+    return mod.createGameView(root, ctx);
+  } catch (err) {
+    console.error(err);
+    root.append(el("p", { class: "error" }, t("room.board_failed")));
+    return null;
+  }
+}
