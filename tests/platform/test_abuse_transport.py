@@ -5,8 +5,12 @@ prevents it; websocket messages too large or never finished."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import re
+import shutil
+import subprocess
+import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
@@ -18,7 +22,7 @@ import websockets
 from geniusnight.cli import WS_MAX_MESSAGE_BYTES
 from geniusnight.server.play import wire
 from inprocess import serve
-from support import ROOT, ServerProcess
+from support import ROOT, ServerProcess, free_port
 
 
 def db(tmp_path_factory: pytest.TempPathFactory, name: str) -> str:
@@ -63,6 +67,54 @@ def test_x_forwarded_for_from_a_trusted_proxy_names_the_client(behind_local_prox
     # the proxy tells two clients apart: each has its own two rooms a minute
     answers = [create_room(behind_local_proxy, f"198.51.100.{i % 2}").status_code for i in range(5)]
     assert answers == [200, 200, 200, 200, 429]
+
+
+NGINX = shutil.which("nginx")
+
+
+@pytest.fixture(scope="module")
+def shipped_proxy(behind_local_proxy: ServerProcess, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """deploy/nginx.conf as shipped, in front of ``behind_local_proxy``: its base URL."""
+    if NGINX is None:
+        pytest.skip("nginx is not installed")
+    here = tmp_path_factory.mktemp("nginx")
+    port = free_port()
+    site = (ROOT / "deploy" / "nginx.conf").read_text()
+    site = site.replace("server app:8000;", f"server 127.0.0.1:{behind_local_proxy.port};")
+    site = site.replace("listen 80;", f"listen 127.0.0.1:{port};")
+    (here / "site.conf").write_text(site)
+    (here / "nginx.conf").write_text(
+        f"worker_processes 1; error_log {here}/error.log; pid {here}/nginx.pid; events {{}}\n"
+        f"http {{ access_log off; client_body_temp_path {here}/body; proxy_temp_path {here}/proxy;"
+        f" include {here}/site.conf; }}\n"
+    )
+    proc = subprocess.Popen([NGINX, "-p", str(here), "-c", str(here / "nginx.conf"), "-g", "daemon off;"])
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
+                    break
+            time.sleep(0.1)
+        yield base
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+def test_a_forged_x_forwarded_for_through_the_shipped_proxy_does_not_change_the_limits_address(
+    shipped_proxy: str,
+) -> None:
+    """nginx sets X-Forwarded-For to the peer it sees, and the app trusts nginx: the
+    client's own header is gone, and its rooms count against its real address."""
+    body = {"game": "count21", "name": "Ada"}
+    answers = [
+        httpx.post(f"{shipped_proxy}/api/rooms", json=body, headers={"X-Forwarded-For": f"198.51.100.{50 + i}"})
+        for i in range(4)
+    ]
+    assert [r.status_code for r in answers] == [200, 200, 429, 429]
+    assert answers[2].json()["code"] == "too_many_rooms"
 
 
 def test_the_shipped_proxy_sends_its_peer_not_the_clients_x_forwarded_for() -> None:

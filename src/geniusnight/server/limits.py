@@ -22,6 +22,7 @@ from typing import Any, Protocol
 log = logging.getLogger(__name__)
 
 REDIS_SECONDS = 1.0  # a limit's Redis call may take this long before the process counts alone
+REDIS_RETRY = 5.0  # seconds a limit counts alone after Redis failed, before asking it again
 
 
 class RateLimit(Protocol):
@@ -104,6 +105,7 @@ class RedisWindowLimit:
         self.local = WindowLimit(limit, seconds)
         self.events = (f"{uuid.uuid4().hex}:{n}" for n in itertools.count())
         self.failing = False  # the last call failed (logged once until one succeeds)
+        self.retry_at = 0.0  # while failing: when to ask Redis again (monotonic clock)
 
     async def hit(self, key: str) -> bool:
         return await self._ask(key, count=True)
@@ -112,16 +114,21 @@ class RedisWindowLimit:
         return not await self._ask(key, count=False)
 
     async def _ask(self, key: str, count: bool) -> bool:
+        if self.failing and time.monotonic() < self.retry_at:
+            return self._ask_here(key, count)
         args = [self.limit, int(self.seconds * 1000), "1" if count else "0", next(self.events)]
         try:
             within = await asyncio.wait_for(self.script(keys=[self.prefix + key], args=args), REDIS_SECONDS)
         except Exception as e:
             if not self.failing:
                 log.warning("redis limit %s failed (%s): counting in this process", self.prefix, type(e).__name__)
-            self.failing = True
-            return self.local.count(key) if count else not self.local.over(key)
+            self.failing, self.retry_at = True, time.monotonic() + REDIS_RETRY
+            return self._ask_here(key, count)
         self.failing = False
         return bool(within)
+
+    def _ask_here(self, key: str, count: bool) -> bool:
+        return self.local.count(key) if count else not self.local.over(key)
 
 
 def rate_limit(limit: int, seconds: float, name: str, redis: Any = None) -> RateLimit:
