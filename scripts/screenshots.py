@@ -23,7 +23,7 @@ from test_brainiac_browser import step as brainiac_step  # noqa: E402
 from test_genius_idea_browser import step as genius_step  # noqa: E402
 from test_ingenious_browser import take_turn as ingenious_turn  # noqa: E402
 
-from browser_rooms import close_all, continue_reveal, open_room  # noqa: E402
+from browser_rooms import PHONE, close_all, continue_reveal, open_room  # noqa: E402
 from support import ServerProcess  # noqa: E402
 
 # the browser tests' own way to start Chromium (tests/browser/conftest.py)
@@ -75,6 +75,61 @@ async def game(browser: Browser, base: str, game_id: str, step: Step, over: str,
         await close_all(pages)
 
 
+async def party(browser: Browser, base: str) -> None:
+    """The party night: the lobby's code and QR code, the home page's code box and "my rooms",
+    and the shared screen on a TV-sized page through a game of Genius Idea to its result."""
+    (host,) = await open_room(browser, base, "genius-idea", ["Ada"], bots=["sharp"], phone_first=False, start=False)
+    await host.get_by_test_id("invite-qr").wait_for()
+    await host.evaluate("scrollTo(0, 0)")
+    await shot(host, "party-lobby-laptop")
+    code = (await host.get_by_test_id("room-code").text_content() or "").strip()
+    tv = await browser.new_page(viewport={"width": 1920, "height": 1080})
+    await tv.goto(base + (await host.get_by_test_id("open-screen").get_attribute("href") or ""))
+    await tv.get_by_test_id("screen-qr").wait_for()
+    await shot(tv, "party-screen-lobby-tv")
+    phone = await (await browser.new_context(**PHONE)).new_page()  # type: ignore[arg-type]
+    await phone.goto(base + "/")
+    await phone.get_by_test_id("code-input").fill(code.lower())
+    await shot(phone, "party-home-code-phone")
+    await phone.get_by_test_id("code-join").tap()
+    await phone.get_by_test_id("join-name").fill("Grace")
+    await shot(phone, "party-join-by-code-phone")
+    await phone.get_by_test_id("join-room").tap()
+    await phone.get_by_test_id("invite-qr").wait_for()
+    await shot(phone, "party-lobby-phone")
+    await host.get_by_test_id("start").click()
+    await tv.wait_for_function("() => document.querySelector('.game-root')?.innerText.trim()")
+    await shot(tv, "party-screen-start-tv")
+    revealed = mid = False
+    for n in range(600):
+        if await tv.get_by_test_id("screen-result").is_visible():
+            break
+        if not revealed and await tv.get_by_test_id("reveal").count():
+            await shot(tv, "party-screen-reveal-tv")
+            revealed = True
+        if not mid and n == 8:
+            await shot(tv, "party-screen-playing-tv")
+            await phone.goto(base + "/")  # a lost tab: "my rooms" leads back
+            await phone.get_by_test_id("my-rooms-list").locator("li").first.wait_for()
+            await shot(phone, "party-home-my-rooms-phone")
+            await phone.get_by_test_id("my-rooms-list").locator("a").first.tap()
+            await phone.get_by_test_id("connection").wait_for()
+            mid = True
+        acted = False
+        for page in (host, phone):
+            acted = await continue_reveal(page) or acted
+            acted = await genius_step(page, n) or acted
+        if not acted:
+            await host.wait_for_timeout(50)
+    await tv.wait_for_timeout(300)
+    await shot(tv, "party-screen-result-tv")
+    await tv.set_viewport_size({"width": 1280, "height": 800})
+    await shot(tv, "party-screen-result-laptop")
+    await tv.context.close()
+    await phone.context.close()
+    await close_all([host])
+
+
 async def ingenious_step(page: Page, n: int) -> bool:
     return await ingenious_turn(page, n)
 
@@ -105,6 +160,7 @@ async def main() -> None:
                 await guest.context.close()
                 await shot(host[0], "lobby-host-phone")
                 await close_all(host)
+                await party(browser, srv.base)
                 await game(browser, srv.base, "genius-idea", genius_step, "gi-result", bots=["sharp", "sharp"])
                 await game(browser, srv.base, "brainiac", brainiac_step, "bq-result", bots=["trivia", "trivia"])
                 await game(browser, srv.base, "ingenious", ingenious_step, "ingenious-ranking", bots=["greedy"])

@@ -55,15 +55,20 @@ function setRoom(next) {
   renderResult();
 }
 
-// the invite's QR code: an image the screen's key unlocks (an <img> can't send it itself)
+// the invite's QR code, which the screen's key unlocks: an <img> can't send the key, and the
+// page's CSP allows no blob: images, so the server's SVG goes into the page as SVG
 async function showQr() {
   qrShown = true;
   try {
     const res = await fetch(`/api/rooms/${encodeURIComponent(roomId)}/qr.svg`, { headers: { Authorization: `Bearer ${key}` } });
     if (!res.ok) throw new Error(res.statusText);
-    const img = $("screen-qr");
-    img.src = URL.createObjectURL(await res.blob());
-    img.hidden = false;
+    const svg = new DOMParser().parseFromString(await res.text(), "image/svg+xml").documentElement;
+    if (svg.nodeName !== "svg") throw new Error("not an SVG");
+    svg.setAttribute("role", "img");
+    svg.setAttribute("aria-label", t("screen.qr_alt"));
+    const box = $("screen-qr");
+    box.replaceChildren(document.importNode(svg, true));
+    box.hidden = false;
   } catch (err) {
     qrShown = false;
     console.error(err);
@@ -72,7 +77,8 @@ async function showQr() {
 
 function renderPlayers() {
   const scores = view && Array.isArray(view.scores) ? view.scores : null;
-  const toAct = view && !view.over && Array.isArray(view.to_act) ? view.to_act : [];
+  // a round's reveal waits for everyone's Continue: nobody is "to play" then
+  const toAct = view && !view.over && view.phase !== "results" && Array.isArray(view.to_act) ? view.to_act : [];
   const items = room.seats.map((s) => el("li", { class: toAct.includes(s.seat) ? "to-act" : "", "data-seat": s.seat },
     el("span", { class: "name" }, s.name),
     s.bot && !s.away ? el("span", { class: "badge" }, t("seat.bot")) : null,
@@ -93,12 +99,12 @@ function renderResult() {
   box.replaceChildren(
     el("h2", { class: "screen-winner", "data-testid": "screen-winner" },
       (result.winners || []).length > 1 ? t("screen.winners", { names: winners }) : t("screen.winner", { name: winners })),
-    el("ol", { class: "screen-ranking" }, ranked.map((s) => el("li", {}, el("span", { class: "name" }, s.name), el("span", { class: "score" }, String(s.score))))));
+    el("ol", { class: "screen-ranking" }, ranked.map((s) => el("li", { class: (result.winners || []).includes(s.seat) ? "winner" : "" },
+      el("span", { class: "name" }, s.name), el("span", { class: "score" }, String(s.score))))));
 }
 
 async function showState(frame) {
   view = frame.view;
-  $("screen-waiting").hidden = true;
   if (!board || board.id !== frame.game_id) {
     board?.view?.destroy?.();
     const root = el("div", { class: `game-root game-${room.game}` });
