@@ -23,7 +23,7 @@ async function showMyRooms() {
   let rooms = [];
   try { rooms = (await api("GET", "/api/my-rooms")).rooms; } catch { return; }
   const items = rooms.map((r) => {
-    const status = r.your_turn ? t("home.your_turn") : r.turn.length ? t("home.turn_of", { names: r.turn.join(", ") }) : tOr(`room.status.${r.status}`, r.status);
+    const status = r.your_turn ? t("home.your_turn") : r.turn.length ? t(r.turn.length > 1 ? "home.turn_of_many" : "home.turn_of", { names: r.turn.join(", ") }) : tOr(`room.status.${r.status}`, r.status);
     const leave = el("button", { type: "button", class: "link-button", "data-testid": `my-room-leave-${r.room_id}`,
       onclick: async () => {
         if (!confirm(t(r.host ? "room.leave_confirm_host" : "room.leave_confirm"))) return;
