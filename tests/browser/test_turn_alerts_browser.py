@@ -70,7 +70,8 @@ async def test_turn_alerts_are_off_by_default_remembered_when_on_and_sound_at_th
     await host.get_by_test_id("add-3").click()
     await expect(guest.get_by_test_id("turn")).to_have_text("your turn")
     await expect(guest).to_have_title("● Your turn · Count to 21 · Genius Night")
-    await guest.wait_for_function("window.__cues.length >= 7", timeout=5000)
+    # a function, not an expression: the page's content security policy forbids eval
+    await guest.wait_for_function("() => window.__cues.length >= 7", timeout=5000)
     assert await cues(guest) == [
         ["note", 660], ["note", 880], ["buzz", 120],  # the turn came
         ["note", 520], ["note", 520], ["note", 520], ["buzz", [60, 60, 60, 60, 60]],  # under 10 s

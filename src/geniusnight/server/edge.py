@@ -303,9 +303,10 @@ async def validation_error(_request: Request, exc: Exception) -> JSONResponse:
 
 # The pages load their scripts and styles from /static only (no inline script, no style
 # attribute), talk to this origin only, and may not be framed: a page of another origin
-# cannot overlay the admin console's buttons or a player's seat.
+# cannot overlay the admin console's buttons or a player's seat. Images may also be data:
+# URLs (the tab's turn-cue icon is an SVG made in the page).
 CONTENT_SECURITY_POLICY = (
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
     "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 )
 # FastAPI's API explorer pages load Swagger UI or ReDoc from their CDN and start them inline
