@@ -45,5 +45,8 @@ async def run_async_migrations() -> None:
 
 if context.is_offline_mode():
     run_migrations_offline()
+elif config.attributes.get("connection") is not None:
+    # a connection the caller holds: an in-memory database, which lives only in it
+    do_run_migrations(config.attributes["connection"])
 else:
     asyncio.run(run_async_migrations())

@@ -528,6 +528,20 @@ def make_engine(url: str, writer: OneWriter | None = None) -> AsyncEngine:
     return engine
 
 
+def _migrate(conn: Connection) -> None:
+    """Run every migration on ``conn`` (alembic's env.py takes the connection it is given)."""
+    from alembic import command
+    from alembic.config import Config
+
+    from .resources import data_dir
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(data_dir("alembic")))
+    cfg.attributes["connection"] = conn
+    cfg.attributes["configure_logger"] = False
+    command.upgrade(cfg, "head")
+
+
 # A pooled PostgreSQL connection unused this long is pinged before it is handed out; one the
 # pool handed back more recently is not. SQLAlchemy's pool_pre_ping pings on every checkout:
 # three round trips (begin, ";", rollback) before each commit and each read, 7-9 % of a busy
@@ -561,6 +575,11 @@ class Database:
         self.writer = OneWriter()
         self.engine = make_engine(url, self.writer)
         self._maker = async_sessionmaker(self.engine, expire_on_commit=False)
+        # an in-memory database lives in the engine's one connection: migrated there, once,
+        # before its first use (see _ready)
+        self.memory = self.sqlite and (make_url(url).database or ":memory:") == ":memory:"
+        self._migrated = not self.memory
+        self._migrating = asyncio.Lock()
         # SQLite file: writes (moves, starts) and Core reads go through plain connections
         # kept open (no pool, no greenlet, no driver thread: a batch costs a third of the
         # CPU): the statements inline on the loop, the writes in the process's write turn
@@ -591,6 +610,7 @@ class Database:
         # when the loop is busy. On SQLite a close does its work at once (SQLiteConnection:
         # a rollback, or a close before aiosqlite's thread is told to end), so nothing can
         # cut it short and it may simply run here.
+        await self._ready()
         s = self._maker()
         try:
             yield s
@@ -603,11 +623,30 @@ class Database:
             async with self.engine.connect() as conn:
                 yield conn
             return
+        await self._ready()
         conn = await self.engine.connect()
         try:
             yield conn
         finally:
             await conn.close()  # as in _inline_session
+
+    async def _ready(self) -> None:
+        """Migrate an in-memory database before its first use. It exists only in the
+        engine's one connection (SQLAlchemy's StaticPool), so ``geniusnight db upgrade``, or
+        any other process, cannot reach it: the server that holds it migrates it, for tests
+        and demos (docs/deploy.md, "An in-memory database")."""
+        if self._migrated:
+            return
+        async with self._migrating:
+            if self._migrated:
+                return
+            conn = await self.engine.connect()
+            try:
+                await conn.run_sync(_migrate)
+                await conn.commit()
+            finally:
+                await conn.close()
+            self._migrated = True
 
     async def session(self) -> AsyncIterator[AsyncSession]:
         async with self.sessions() as s:
