@@ -71,8 +71,9 @@ class Settings(BaseSettings):
     # moves a live game keeps as patches, so a client that reconnects soon after gets only
     # what it missed (docs/protocol.md, "Patch frames")
     patch_steps: int = Field(default=64, ge=1, le=4096)
-    # HTTP request bodies (a file upload is at most 1 MiB)
-    max_body_bytes: int = 2 * 1024 * 1024
+    # HTTP request bodies: the largest a client needs is a room's options (OPTIONS_MAX_BYTES)
+    # or an option file (at most 384 KiB); every JSON body is read whole before any route runs
+    max_body_bytes: int = 512 * 1024
     # public base URL for invite links; empty means "use the request's host"
     public_url: str = ""
     # refused actions are kept this long for the admin's debugging view

@@ -31,14 +31,17 @@ def deck(words: int) -> list[str]:
 
 
 async def test_an_option_over_its_size_limit_is_refused_with_options_too_large(client: httpx.AsyncClient) -> None:
-    """OPTION_MAX_BYTES (192 KiB): the tester's 150,000-word deck (1.5 MiB) is refused, on
-    creating the room and on changing its options; a deck of 5,000 words is welcome."""
-    big = deck(150_000)
+    """OPTION_MAX_BYTES (192 KiB): a deck of 25,000 words (300 KiB) is refused, on creating
+    the room and on changing its options; a deck of 5,000 words is welcome. The tester's
+    150,000 words (1.7 MiB) are refused before the body is read (MAX_BODY_BYTES, 512 KiB)."""
+    big = deck(25_000)
     r = await client.post("/api/rooms", json={"game": "genius-idea", "name": "Ada", "options": {"words": big}})
     assert r.status_code == 413 and r.json()["code"] == "options_too_large"
     room_id, auth = await host_room(client, "genius-idea")
     r = await client.patch(f"/api/rooms/{room_id}", json={"options": {"words": big}}, headers=auth)
     assert r.status_code == 413 and r.json()["code"] == "options_too_large"
+    r = await client.patch(f"/api/rooms/{room_id}", json={"options": {"words": deck(150_000)}}, headers=auth)
+    assert r.status_code == 413 and r.json()["code"] == "body_too_large"
     r = await client.patch(f"/api/rooms/{room_id}", json={"options": {"words": deck(5_000)}}, headers=auth)
     assert r.status_code == 200, r.text
     assert r.json()["custom_options"] == ["words"]
@@ -48,7 +51,7 @@ async def test_an_option_file_over_the_size_limit_is_refused_with_options_too_la
     client: httpx.AsyncClient,
 ) -> None:
     room_id, auth = await host_room(client, "genius-idea")
-    data = "\n".join(deck(40_000)).encode()  # 440 KiB of text: under the 1 MiB upload limit
+    data = "\n".join(deck(30_000)).encode()  # 330 KiB of text (uploads: at most 384 KiB), 390 KiB of JSON
     r = await client.post(f"/api/rooms/{room_id}/options/words/file", files={"file": ("deck.txt", data)}, headers=auth)
     assert r.status_code == 413 and r.json()["code"] == "options_too_large"
 

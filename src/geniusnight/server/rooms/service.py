@@ -12,6 +12,7 @@ the member leaves the room, and in a running game a bot plays their seat to the 
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import hmac
 import secrets
@@ -308,11 +309,12 @@ class OptionSizes:
     total: int = 256 * 1024
 
 
-def check_option_sizes(options: Any, sizes: OptionSizes) -> None:
+def check_option_sizes(options: Any, sizes: OptionSizes) -> int:
     """413 ``options_too_large`` unless every option, and all together, fit ``sizes``; checked
-    before the game reads them, so that an oversized deck costs no more than its encoding."""
+    before the game reads them, so that an oversized deck costs no more than its encoding.
+    Returns their size as JSON."""
     if not isinstance(options, dict):
-        return  # check_options refuses it
+        return 0  # check_options refuses it
     total = 2
     for name, value in options.items():
         size = len(dumps_json(value).encode())
@@ -323,6 +325,19 @@ def check_option_sizes(options: Any, sizes: OptionSizes) -> None:
         total += size + len(dumps_json(name).encode()) + 2
     if total > sizes.total:
         raise ApiError(413, "options_too_large", f"A room's options are at most {sizes.total // 1024} KiB as JSON.")
+    return total
+
+
+INLINE_OPTION_BYTES = 16 * 1024  # options larger than this are checked in a worker thread
+
+
+async def check_options_aside(engine: Engine, options: Any, sizes: OptionSizes) -> dict[str, Any]:
+    """:func:`check_options` for a room's options of any players' count, within ``sizes``:
+    large ones (a custom deck, a question pack) in a worker thread, as a game reads every
+    word or card of them while the loop serves the other rooms."""
+    if check_option_sizes(options, sizes) <= INLINE_OPTION_BYTES:
+        return check_options(engine, options, None)
+    return await asyncio.to_thread(check_options, engine, options, None)
 
 
 def check_time_limits(engine: Engine, limits: Any) -> dict[str, int]:
@@ -518,8 +533,7 @@ class RoomService:
     async def create(self, game: str, options: Any, name: Any, time_limits: Any = None) -> tuple[Room, Member, str]:
         engine = engine_for(game)
         name = clean_name(name)
-        check_option_sizes(options, self.option_sizes)
-        opts = check_options(engine, options or {}, None)
+        opts = await check_options_aside(engine, options or {}, self.option_sizes)
         # a room starts with the game's own limits (e.g. a few seconds on a round's reveal)
         if time_limits is None:
             limits = dict(engine.info.default_time_limits)
@@ -612,8 +626,7 @@ class RoomService:
         engine = get_engine(room.game)
         if options is not None:
             merged = {**room.options, **options} if isinstance(options, dict) else options
-            check_option_sizes(merged, self.option_sizes)
-            opts = check_options(engine, merged, None)
+            opts = await check_options_aside(engine, merged, self.option_sizes)
             _, hi = engine.player_range(opts)
             if len(await self.seated(room.id)) > hi:
                 raise ApiError(409, "too_many_players", f"Those options allow at most {hi} players.")

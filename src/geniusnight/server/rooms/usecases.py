@@ -35,7 +35,7 @@ from .service import (
 if TYPE_CHECKING:
     from ..services import Services
 
-FILE_MAX = 1 << 20  # bytes of an uploaded option file
+FILE_MAX = 384 * 1024  # bytes of an uploaded option file (its option is at most OPTION_MAX_BYTES as JSON)
 
 
 class TokenBucket:
