@@ -177,6 +177,22 @@ async def test_a_screen_socket_with_a_wrong_key_is_refused(db_url: str) -> None:
             assert frame["type"] == "error" and frame["code"] == "bad_screen_key"
 
 
+async def test_a_rooms_screens_hold_as_many_sockets_as_one_member(db_url: str) -> None:
+    async with serve(db_url, ws_per_member=2) as srv, httpx.AsyncClient(base_url=srv.base) as c:
+        host = (await c.post("/api/rooms", json={"game": "count21", "name": "Ada"})).json()
+        auth = {"Authorization": f"Bearer {host['token']}"}
+        key = (await c.get(f"/api/rooms/{host['room_id']}/screen", headers=auth)).json()["screen_path"].split("#")[1]
+        screens = [await screen_player(srv.ws_base, host["room_id"], key) for _ in range(2)]
+        async with websockets.connect(f"{srv.ws_base}/ws/{host['room_id']}") as ws:
+            await ws.send(json.dumps({"type": "hello", "screen": key}))
+            assert json.loads(await ws.recv())["code"] == "too_many_tabs"
+        # the host's own sockets are counted apart from the screens
+        ada = await Player(srv.ws_base, host["room_id"], host["token"]).connect()
+        assert ada.welcome["you"]["host"]
+        for player in [*screens, ada]:
+            await player.close()
+
+
 async def screen_player(ws_base: str, room_id: str, key: str) -> Player:
     """The shared screen's socket, as static/js/screen.js opens it."""
     screen = Player(ws_base, room_id, None, patches=True)
