@@ -174,6 +174,18 @@ def test_the_riddler_lists_its_most_telling_hint_first() -> None:
     assert links == sorted(links, reverse=True)
 
 
+def test_the_disruptor_never_reads_the_answer_it_cannot_see() -> None:
+    """A Disruptor's view has the hints but not the answer: the bot reveals from that alone."""
+    state = E.setup(3, {}, 2)
+    while state["phase"] != "reveal":
+        seat = min(E.to_act(state))
+        state = E.apply(state, seat, E.bot_action(state, seat, "normal", 0) or {"type": "timeout"})
+    disruptor = state["cur"]["disruptor"]
+    blind = {**state, "cur": {k: v for k, v in state["cur"].items() if k != "answer"}}
+    action = player_action(blind, disruptor, STRENGTHS["sharp"], Rng.from_seed(0))
+    assert action["type"] == "reveal" and action["hint"] in state["cur"]["hints"]
+
+
 def test_the_disruptor_reveals_the_least_helpful_hint_and_the_riddler_orders_by_relevance() -> None:
     first = ["coffee", "cup", "tea", "milk", "sugar", "bread", "rope", "wolf", "lamp", "kite"]
     words = first + [w for w in builtin_words() if w not in first]

@@ -177,6 +177,12 @@ def telling(hint: str, answer: str, others: list[str]) -> float:
     return link(hint, answer) - 0.5 * max((link(hint, c) for c in others), default=0.0)
 
 
+def disruptors_answer(cur: dict[str, Any]) -> str:
+    """The card a Disruptor takes for the answer: it sees all 5 hints (never the answer), so
+    the live card they link to most."""
+    return max(live_cards(cur), key=lambda c: (sum(link(h, c) for h in cur["hints"]), c))
+
+
 # --- the Solver -----------------------------------------------------------------------------
 
 
@@ -241,8 +247,9 @@ def player_action(state: State, seat: int, level: Strength, rng: Rng) -> dict[st
         unrevealed = [h for h in cur["hints"] if h not in cur["revealed"]]
         if not level.careful_disruptor:
             return {"type": "reveal", "hint": rng.choice(unrevealed)}
-        others = [c for c in live_cards(cur) if c != cur["answer"]]
-        return {"type": "reveal", "hint": min(unrevealed, key=lambda h: (telling(h, cur["answer"], others), h))}
+        answer = disruptors_answer(cur)  # a Disruptor sees the hints, not the answer
+        others = [c for c in live_cards(cur) if c != answer]
+        return {"type": "reveal", "hint": min(unrevealed, key=lambda h: (telling(h, answer, others), h))}
     if phase == "order":
         others = [c for c in live_cards(cur) if c != cur["answer"]]
         ordered = sorted(cur["revealed"], key=lambda h: (-telling(h, cur["answer"], others), h))
