@@ -8,9 +8,10 @@ telepathy with a bot Riddler (docs/rules/genius-idea.md, "Bots"):
 - **Riddler** (and Disruptor): :func:`similarity.similarity`, the curated themes a person
   links a word with plus half the embedding. From its 10 cards it picks the answer and the 5
   hints that single the answer out best among cards it cannot see yet: the public area is 15
-  cards from the rest of the deck, so a riddle is as good as the answer's chance to beat a
-  random card of the deck on the hints' total link (:func:`riddle_quality`). It lists the
-  hints most telling first, and orders revealed hints the same way.
+  cards from the rest of the deck, so a riddle is as good as the answer's chance to beat 15
+  random cards of the deck on the hints' total link (:func:`best_riddle`). It lists the
+  hints most telling first, and orders revealed hints the same way. The Disruptor sees the
+  hints but not the answer: it takes the card they point at for the answer.
 - **Solver**: :func:`similarity.embedding_similarity`, the embedding alone (it never reads
   the themes), plus noise of its own per word pair (more for weaker bots): two people never
   link words quite alike. It guesses when its belief in the best card reaches its strength's
