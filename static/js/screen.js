@@ -75,6 +75,10 @@ async function showQr() {
   }
 }
 
+// A score the screen can show is a number; a game whose score is more (Ingenious: one track
+// per colour) shows it on its own board, and the list leaves it out.
+const shownScore = (score) => (typeof score === "number" ? String(score) : null);
+
 function renderPlayers() {
   const scores = view && Array.isArray(view.scores) ? view.scores : null;
   // a round's reveal waits for everyone's Continue: nobody is "to play" then
@@ -83,7 +87,8 @@ function renderPlayers() {
     el("span", { class: "name" }, s.name),
     s.bot && !s.away ? el("span", { class: "badge" }, t("seat.bot")) : null,
     toAct.includes(s.seat) ? el("span", { class: "badge turn-badge" }, t("screen.their_turn")) : null,
-    scores ? el("span", { class: "score", "data-testid": `screen-score-${s.seat}` }, String(scores[s.seat] ?? 0)) : null));
+    scores && shownScore(scores[s.seat]) !== null
+      ? el("span", { class: "score", "data-testid": `screen-score-${s.seat}` }, shownScore(scores[s.seat])) : null));
   $("screen-players").replaceChildren(...items);
 }
 
@@ -95,12 +100,16 @@ function renderResult() {
   if (!result) return;
   const name = (seat) => (room.seats.find((s) => s.seat === seat) || {}).name || `${seat + 1}`;
   const winners = (result.winners || []).map(name).join(", ");
-  const ranked = room.seats.map((s) => ({ ...s, score: (result.scores || [])[s.seat] ?? 0 })).sort((a, b) => b.score - a.score);
+  // the winners first, then by score where scores are numbers
+  const won = (s) => ((result.winners || []).includes(s.seat) ? 1 : 0);
+  const points = (s) => (typeof s.score === "number" ? s.score : 0);
+  const ranked = room.seats.map((s) => ({ ...s, score: (result.scores || [])[s.seat] }))
+    .sort((a, b) => won(b) - won(a) || points(b) - points(a));
   box.replaceChildren(
     el("h2", { class: "screen-winner", "data-testid": "screen-winner" },
       (result.winners || []).length > 1 ? t("screen.winners", { names: winners }) : t("screen.winner", { name: winners })),
     el("ol", { class: "screen-ranking" }, ranked.map((s) => el("li", { class: (result.winners || []).includes(s.seat) ? "winner" : "" },
-      el("span", { class: "name" }, s.name), el("span", { class: "score" }, String(s.score))))));
+      el("span", { class: "name" }, s.name), shownScore(s.score) !== null ? el("span", { class: "score" }, shownScore(s.score)) : null))));
 }
 
 async function showState(frame) {
