@@ -21,7 +21,7 @@ import pytest
 
 from geniusnight.engines import Rng
 from geniusnight.engines.brainiac import bots
-from geniusnight.engines.brainiac.cards import IDIOT, card_questions, question_decoys
+from geniusnight.engines.brainiac.cards import IDIOT, card_questions, known_others, question_decoys
 from geniusnight.engines.brainiac.engine import ENGINE as E
 from geniusnight.engines.brainiac.judge import judge
 
@@ -145,16 +145,18 @@ def test_a_wrong_number_is_a_nearby_number_as_round_as_the_answer() -> None:
 
 def test_the_bots_bluff_with_a_built_in_questions_own_decoys_never_a_right_one() -> None:
     """For every built-in question with decoys: the engine hands the bots those decoys, a
-    wrong answer is one of them, and the judge rules none of the answers given right."""
+    wrong answer is one of them, and the judge (as the engine calls it, with the bank's other
+    answers) rules none of the answers given right."""
     state: dict[str, Any] = {"cards": None}
+    others = known_others(state)
     for c, card in enumerate(raw_bank()):
         for i, q in enumerate(card["questions"]):
             decoys = q.get("d", [])
             assert question_decoys(state, c, i) == decoys
-            wrong = [d for d in decoys if not judge(d, q["a"], q["q"])]
+            wrong = [d for d in decoys if not judge(d, q["a"], q["q"], others=others)]
             for k in range(4):
                 guess = bots.wrong_answer(state, q["q"], q["a"], Rng.from_seed(k), decoys)
-                assert not judge(guess, q["a"], q["q"]), (q, guess)
+                assert not judge(guess, q["a"], q["q"], others=others), (q, guess)
                 if wrong:
                     assert guess in wrong, (q, guess)
 

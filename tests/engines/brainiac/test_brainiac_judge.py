@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
+from brainiac_helpers import make_cards
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from geniusnight.engines.brainiac.judge import allowed_edits, judge, normalise
+from geniusnight.engines.brainiac.cards import known_others
+from geniusnight.engines.brainiac.engine import ENGINE as E
+from geniusnight.engines.brainiac.judge import allowed_edits, judge, known_answers, normalise
 
 NORMAL_FORMS = [
     ("Paris", "paris"),
@@ -36,6 +42,18 @@ NORMAL_FORMS = [
     ("a dozen", "12"),
     ("five six", "5 6"),
     ("U.S.A.", "u s a"),
+    # a sign is kept, a hyphen inside a word is not one
+    ("-273", "-273"),
+    ("\u2212273", "-273"),
+    ("minus 273", "-273"),
+    ("minus twelve", "-12"),
+    ("-40.5", "-40.5"),
+    ("Catch-22", "catch 22"),
+    ("1969-1970", "1969 1970"),
+    # "a" before a letter's qualifier is the letter A, elsewhere an article
+    ("A negative", "a negative"),
+    ("A minor", "a minor"),
+    ("a dog", "dog"),
 ]
 
 
@@ -222,7 +240,112 @@ CASES: list[tuple[str, list[str], bool]] = [
     ("Slovenia", ["Slovakia"], False),
     ("Slovakia", ["Slovakia"], True),
     ("Guinea", ["Guyana"], False),
+    # a mark (single letter, initials, Roman numeral) must match exactly, even in a near miss
+    ("Vitamin C", ["Vitamin D", "D"], False),
+    ("Vitamin A", ["Vitamin C", "C"], False),
+    ("VitaminD", ["Vitamin C"], False),
+    ("Vitamine C", ["Vitamin C"], True),
+    ("Heinrich VII", ["Heinrich VIII"], False),
+    ("Heinrich VIII.", ["Heinrich VIII"], True),
+    ("Friedrich I", ["Friedrich II"], False),
+    ("Friedrich II", ["Friedrich I"], False),
+    ("Henri VIII", ["Henry VIII"], True),
+    ("Malcom X", ["Malcolm X"], True),
+    ("Malcolm Y", ["Malcolm X"], False),
+    ("JRR Tolkein", ["J. R. R. Tolkien"], True),  # initials written together are the same mark
+    ("J. R. Tolkien", ["J. R. R. Tolkien"], False),
+    # a sign must match
+    ("273", ["-273", "minus 273"], False),
+    ("-273", ["273"], False),
+    ("-273", ["-273"], True),
+    ("minus 273", ["-273"], True),
+    ("\u2212273", ["-273"], True),
+    ("minus two hundred and seventy-three", ["-273"], True),
+    # the letter A is no article
+    ("negative", ["A negative"], False),
+    ("A negative", ["A negative"], True),
+    ("AB negative", ["A negative"], False),
+    ("A negative", ["O negative", "O-", "O neg", "O"], False),
+    ("C minor", ["A minor"], False),
+    ("a negative", ["Negative"], True),  # no answer is the letter A: an article after all
+    ("a dog", ["Dog"], True),
+    # slips of the right word that are no other answer stay right (the Genius may overrule)
+    ("Shakespere", ["Shakespeare"], True),
+    ("Childrens", ["Children"], True),
+    ("Teeths", ["Teeth"], True),
+    ("Lector", ["Lektor"], True),
 ]
+
+
+# A near miss that is itself another known answer is that answer, not a slip: (answer,
+# accepted, other known answers, verdict). Without the others, each of these is a near miss.
+KNOWN_OTHERS: list[tuple[str, list[str], list[str], bool]] = [
+    ("Proton", ["Photon"], ["Proton", "Neutron"], False),
+    ("Photon", ["Photon"], ["Proton", "Photon"], True),
+    ("Photn", ["Photon"], ["Proton"], True),
+    ("Monet", ["Édouard Manet", "Manet"], ["Claude Monet", "Monet"], False),
+    ("Manet", ["Claude Monet", "Monet"], ["Édouard Manet", "Manet"], False),
+    ("QWERTZ", ["QWERTY"], ["AZERTY", "QWERTZ"], False),
+    ("Amiga", ["Amigo"], ["Amiga"], False),
+    ("Electric", ["Electronic"], ["Electric guitar", "Electric"], False),
+    ("Visual reality", ["Virtual reality"], ["Visual Reality"], False),
+    ("the Proton", ["Photon"], ["Proton"], False),  # compared in normal form
+    ("Mississipi", ["Mississippi"], ["Missouri", "Mississippi"], True),
+    ("Shakespere", ["Shakespeare"], ["Marlowe"], True),
+]
+
+
+@pytest.mark.parametrize(("text", "accepted", "others", "verdict"), KNOWN_OTHERS)
+def test_a_near_miss_that_is_another_known_answer_is_wrong(
+    text: str, accepted: list[str], others: list[str], verdict: bool
+) -> None:
+    assert judge(text, accepted, others=known_answers(others)) is verdict
+    assert judge(text, accepted)  # a near miss when the others are not known
+
+
+# The reported slips, judged as the engine judges the built-in bank (its answers and decoys
+# as the others): (answer, accepted, question, verdict).
+BANK_SLIPS: list[tuple[str, list[str], str, bool]] = [
+    ("Proton", ["Photon"], "What is the name of the particle of light?", False),
+    ("Monet", ["Édouard Manet", "Manet", "Edouard Manet"], "Which French artist painted the Déjeuner?", False),
+    ("Manet", ["Claude Monet", "Monet"], "Which French painter is famous for water lilies?", False),
+    ("QWERTZ", ["QWERTY"], "Which keyboard layout is named after its top letter row?", False),
+    ("Amiga", ["Amigo"], 'What is the Spanish word for "friend" (masculine)?', False),
+    ("Electric", ["Electronic"], 'What does the "e" in "email" stand for?', False),
+    ("Visual reality", ["Virtual reality"], 'What does "VR" stand for?', False),
+    ("Vitamin C", ["Vitamin D", "D"], "Which vitamin does the skin produce in sunlight?", False),
+    ("Vitamin A", ["Vitamin C", "C"], "Which vitamin are oranges rich in?", False),
+    ("Mississipi", ["Mississippi"], "Which is the longest river of the USA?", True),
+    ("Shakespere", ["William Shakespeare", "Shakespeare"], 'Who wrote "Romeo and Juliet"?', True),
+    ("eye of the storm", ["Eye"], "What is the calm centre of a hurricane called?", True),
+    ("Childrens", ["Children"], 'What is the plural of "child"?', True),
+    ("Teeths", ["Teeth"], 'What is the plural of "tooth"?', True),
+]
+
+
+@pytest.mark.parametrize(("text", "accepted", "question", "verdict"), BANK_SLIPS)
+def test_the_banks_other_answers_and_decoys_refuse_a_near_miss_that_is_one_of_them(
+    text: str, accepted: list[str], question: str, verdict: bool
+) -> None:
+    assert judge(text, accepted, question, others=known_others({"cards": None})) is verdict
+
+
+def test_the_engine_judges_with_the_packs_own_answers_and_decoys_as_the_others() -> None:
+    cards = make_cards(10)
+    for card in cards:
+        for q in card:
+            q["a"], q["d"] = ["Photon"], ["Proton"]
+    s = E.setup(4, {"shuffle": False, "cards": cards}, seed=1)
+    for seat in range(4):
+        s = E.apply(s, seat, {"type": "keep"})
+    s = E.apply(s, None, {"type": "timeout"})  # the Genius asks
+    answers = iter(["Proton", "Photn", "Photon"])
+    for seat in range(4):
+        if seat != s["genius"]:
+            s = E.apply(s, seat, {"type": "answer", "text": next(answers)})
+    verdicts = [v for seat, v in enumerate(s["engine_verdicts"]) if seat != s["genius"]]
+    assert s["phase"] == "judge" and verdicts == [False, True, True]
+    assert known_others({"cards": cards}) == {"photon", "proton"}
 
 
 HURRICANE = "What is the calm centre of a hurricane called?"
@@ -360,6 +483,10 @@ GERMAN_NORMAL_FORMS = [
     ("der zwanzigste", "20"),
     ("eins", "1"),
     ("die", "die"),  # an article alone stays
+    ("-273", "-273"),
+    ("minus 273", "-273"),
+    ("\u2212273,15", "-273.15"),
+    ("A negativ", "a negativ"),  # "a" is no German article
 ]
 
 
@@ -380,12 +507,34 @@ GERMAN_CASES: list[tuple[str, list[str], bool]] = [
     ("das Matterhorn", ["Matterhorn"], True),
     ("Zugspitz", ["Zugspitze"], True),
     ("Zugspitze", ["Watzmann"], False),
+    # the same marks, signs and other answers as in English
+    ("Heinrich VII.", ["Heinrich VIII.", "Heinrich VIII"], False),
+    ("Friedrich I.", ["Friedrich der Große", "Friedrich II."], False),
+    ("Vitamin C", ["Vitamin D"], False),
+    ("273", ["-273", "minus 273", "\u2212273"], False),
+    ("minus 273", ["-273"], True),
+    ("A negativ", ["0 negativ", "Null negativ", "0 neg"], False),
+    ("Lector", ["Lektor"], True),
+    ("Schliemann", ["Heinrich Schliemann", "Schliemann"], True),
 ]
 
 
 @pytest.mark.parametrize(("text", "accepted", "verdict"), GERMAN_CASES)
 def test_german_judge(text: str, accepted: list[str], verdict: bool) -> None:
     assert judge(text, accepted, language="de") is verdict
+
+
+GERMAN_BANK = Path(__file__).parents[3] / "src/geniusnight/engines/brainiac/data/de/questions.json"
+
+
+def test_german_near_misses_that_are_answers_of_the_german_bank_are_wrong() -> None:
+    bank = json.loads(GERMAN_BANK.read_text(encoding="utf-8"))
+    texts = [t for card in bank["cards"] for q in card["questions"] for t in (*q["a"], *q.get("d", ()))]
+    others = known_answers(texts, "de")
+    assert not judge("elektrisch", ["electronic", "elektronisch"], language="de", others=others)
+    assert not judge("Manet", ["Claude Monet", "Monet"], language="de", others=others)
+    assert judge("elecktronisch", ["electronic", "elektronisch"], language="de", others=others)
+    assert judge("elektrisch", ["electronic", "elektronisch"], language="de")  # a near miss without them
 
 
 def test_english_stays_the_default_language() -> None:

@@ -36,7 +36,7 @@ from importlib import resources
 from typing import Any, NamedTuple
 
 from ..base import Rng
-from .cards import IDIOT, State, card_count, card_questions, question_decoys
+from .cards import IDIOT, State, card_count, card_questions, known_others, question_decoys
 from .judge import asks_for_person, judge, normalise
 from .rules import accepted_answers
 from .view import seat_view, shared_view
@@ -89,13 +89,14 @@ def _answer(state: State, right: bool, rng: Rng) -> str:
 def wrong_answer(state: State, question: str, accepted: list[str], rng: Rng, decoys: list[str] | None = None) -> str:
     """A wrong answer to ``question`` that a person might give, checked with the judge: one of
     its ``decoys`` (in random order) when the pack gives any, else :func:`_near_misses`."""
+    others = known_others(state)
     for guess in rng.shuffled(decoys or []):
-        if not judge(guess, accepted, question):
+        if not judge(guess, accepted, question, others=others):
             return guess
     entries = _index(state).entries
     fallback = [rng.choice(entries)[3] for _ in range(8)]  # for a question like no other
     for guess in [*_near_misses(state, question, accepted, rng), *fallback]:
-        if not judge(guess, accepted, question):
+        if not judge(guess, accepted, question, others=others):
             return guess
     return "I don't know"
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from ..base import IllegalAction
 from . import packs
+from .judge import known_answers
 
 State = dict[str, Any]
 Card = list[dict[str, Any]]
@@ -76,6 +77,30 @@ def question_decoys(state: State, card: int, index: int) -> list[str]:
     if state["cards"] is None:
         return list(_builtin_decoys()[card][index])
     return list(state["cards"][card][index].get("d", ()))
+
+
+def _texts(cards: list[Card]) -> tuple[str, ...]:
+    return tuple(t for card in cards for q in card for t in (*q["a"], *q.get("d", ())))
+
+
+@lru_cache(maxsize=1)
+def _builtin_others() -> frozenset[str]:
+    return known_answers(_texts(packs.load_builtin_cards()))
+
+
+@lru_cache(maxsize=8)
+def _pack_others(texts: tuple[str, ...]) -> frozenset[str]:
+    return known_answers(texts)
+
+
+def known_others(state: State) -> frozenset[str]:
+    """The judge's ``others`` for any question of the game's pack: the normal forms of every
+    accepted answer and decoy of the pack (a question's own answers among them change
+    nothing, as they match exactly). Built once per pack: the built-in bank's is kept, a
+    custom pack's is looked up by its texts."""
+    if state["cards"] is None:
+        return _builtin_others()
+    return _pack_others(_texts(state["cards"]))
 
 
 def card_count(state: State) -> int:

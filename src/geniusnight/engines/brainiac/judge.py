@@ -1,9 +1,10 @@
 """The automatic answer judge for Brainiac or IDIOT! (docs/rules/brainiac.md, "Judging").
 
 :func:`normalise` reduces an answer to a canonical form: case folded, accents stripped
-(Unicode NFKD), punctuation dropped, ``&`` read as ``and``, a leading article (a / an / the)
-dropped, and number words turned into digits ("twelve" -> "12", "one hundred and five" ->
-"105", "nineteen sixty-nine" -> "1969", "third" -> "3rd"; "3rd" stays "3rd").
+(Unicode NFKD), punctuation dropped but a sign kept ("-273", "minus 273" -> "-273"), ``&``
+read as ``and``, a leading article (a / an / the) dropped -- but not the letter "a" of "A
+negative" or "A minor" -- and number words turned into digits ("twelve" -> "12", "one hundred
+and five" -> "105", "nineteen sixty-nine" -> "1969", "third" -> "3rd"; "3rd" stays "3rd").
 
 :func:`judge` accepts an answer when its normal form equals one accepted answer's (spaces
 ignored), or is a *near miss* of a longer answer: an optimal-string-alignment edit distance
@@ -17,8 +18,11 @@ accepted answer (letters)    edits allowed
 10 or more                   2
 ===========================  =================
 
-provided the first letter matches. Answers with a digit in either form (numbers, years,
-ordinals) must match exactly.
+provided the first letter matches, and never for a typed answer that is itself another
+known answer (``others``: the pack's other answers and decoys, see :func:`known_answers`;
+"Proton" is not a slip of "Photon"). Answers with a digit in either form (numbers, years,
+ordinals, signs) must match exactly, and so must every *mark*: a single letter, a run of
+initials or a Roman numeral ("Vitamin C" is not "Vitamin D", "Heinrich VII" not "Heinrich VIII").
 
 A right answer in other words also counts (:func:`head_match`, :func:`surname_match`):
 
@@ -37,6 +41,8 @@ A right answer in other words also counts (:func:`head_match`, :func:`surname_ma
     '21'
     >>> judge("twelve", ["12"]), judge("Mississipi", ["Mississippi"]), judge("Iraq", ["Iran"])
     (True, True, False)
+    >>> judge("Vitamin C", ["Vitamin D"]), judge("273", ["-273"]), judge("Proton", ["Photon"], others={"proton"})
+    (False, False, False)
     >>> judge("eye of the storm", ["Eye"]), judge("not the eye", ["Eye"]), judge("Nile or Amazon", ["Nile"])
     (True, False, False)
     >>> judge("Washington", ["George Washington"], "Who was the first US president?")
@@ -47,12 +53,15 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from functools import lru_cache
 
 from rapidfuzz.distance import OSA
 
-__all__ = ["allowed_edits", "asks_for_person", "german_number", "head_match", "judge", "normalise", "surname_match"]
+__all__ = [
+    *("allowed_edits", "asks_for_person", "german_number", "head_match", "judge", "known_answers"),
+    *("normalise", "surname_match"),
+]
 
 _UNITS = {
     "zero": 0,
@@ -121,6 +130,11 @@ _ORDINALS = {
     "thousandth": 1000,
 }
 _ARTICLES = ("a", "an", "the")
+# After these words a leading "a" is the letter A, not an article: a blood group's rhesus
+# factor, a grade's plus or minus, a key's mode or accidental ("A negative", "A minor").
+_LETTER_QUALIFIERS = frozenset(
+    {"positive", "negative", "pos", "neg", "rhesus", "rh", "plus", "minus", "major", "minor", "sharp", "flat"}
+)
 _DIGIT_ORDINAL = re.compile(r"^(\d+)(st|nd|rd|th)$")
 
 
@@ -135,6 +149,7 @@ def _strip_accents(text: str) -> str:
 
 
 def _tokens(text: str, language: str = "en") -> list[str]:
+    text = text.replace("\0", " ").replace("\x01", " ")  # the placeholders used below
     if language == "de":
         # umlauts as their two-letter spellings, so "München" = "Muenchen"; "1.000,5" = 1000.5
         text = text.casefold().replace("ä", "ae").replace("ö", "oe").replace("ü", "ue")
@@ -146,8 +161,21 @@ def _tokens(text: str, language: str = "en") -> list[str]:
     text = re.sub(r"(?<=\d)[,_](?=\d{3})", "", text)
     text = re.sub(r"(?<=\d)\.(?=\d)", "\0", text)
     text = re.sub(r"['\u2019`]", "", text)  # o'neill -> oneill, don't -> dont
-    text = re.sub(r"[^\w\0]+|_", " ", text)
-    return text.replace("\0", ".").split()
+    # a minus sign (hyphen, minus or en dash before a number, not after a word) is kept: "-273"
+    text = re.sub(r"(?<![\w.\0])[-\u2212\u2013](?=\d)", "\x01", text)
+    text = re.sub(r"[^\w\0\x01]+|_", " ", text)
+    return text.replace("\0", ".").replace("\x01", "-").split()
+
+
+def _signed(tokens: list[str]) -> list[str]:
+    """The word "minus" before a number is its sign: ["minus", "273"] -> ["-273"]."""
+    out: list[str] = []
+    for word in tokens:
+        if out and out[-1] == "minus" and word[:1].isdigit() and not _DIGIT_ORDINAL.match(word):
+            out[-1] = "-" + word
+        else:
+            out.append(word)
+    return out
 
 
 def _numbers(tokens: list[str]) -> list[str]:
@@ -239,6 +267,8 @@ def normalise(text: str, language: str = "en") -> str:
 
     >>> normalise("Café  &  Crème"), normalise("an apple"), normalise("1,000")
     ('cafe and creme', 'apple', '1000')
+    >>> normalise("A negative"), normalise("a dog"), normalise("minus 273"), normalise("Catch-22")
+    ('a negative', 'dog', '-273', 'catch 22')
     >>> normalise("Die Zugspitze", "de"), normalise("München", "de"), normalise("zweihundertsechs", "de")
     ('zugspitze', 'muenchen', '206')
     """
@@ -246,10 +276,10 @@ def normalise(text: str, language: str = "en") -> str:
     if language == "de":
         if len(tokens) > 1 and tokens[0] in _GERMAN_ARTICLES and tokens[1] not in _GERMAN_SCALES:
             tokens = tokens[1:]
-        return " ".join(_german_numbers(tokens))
-    if len(tokens) > 1 and tokens[0] in _ARTICLES:
+        return " ".join(_signed(_german_numbers(tokens)))
+    if len(tokens) > 1 and tokens[0] in _ARTICLES and not (tokens[0] == "a" and tokens[1] in _LETTER_QUALIFIERS):
         tokens = tokens[1:]
-    return " ".join(_numbers(tokens))
+    return " ".join(_signed(_numbers(tokens)))
 
 
 _GERMAN_ARTICLES = frozenset(
@@ -347,36 +377,93 @@ def allowed_edits(accepted_normal: str) -> int:
     return 2
 
 
-def judge(text: str, accepted: Iterable[str], question: str | None = None, language: str = "en") -> bool:
+def known_answers(texts: Iterable[str], language: str = "en") -> frozenset[str]:
+    """The ``others`` for :func:`judge`: the normal forms (spaces removed) of ``texts``, the
+    accepted answers and decoys of a pack. Meant to be built once per pack; it bypasses the
+    cache of :func:`normalise`, which a whole pack would flush.
+
+    >>> sorted(known_answers(["The Photon", "Vitamin C", "Proton"]))
+    ['photon', 'proton', 'vitaminc']
+    """
+    read = normalise.__wrapped__
+    return frozenset(form.replace(" ", "") for form in (read(t, language) for t in texts) if form)
+
+
+def judge(
+    text: str,
+    accepted: Iterable[str],
+    question: str | None = None,
+    language: str = "en",
+    others: Collection[str] = frozenset(),
+) -> bool:
     """Whether ``text`` matches one of the ``accepted`` answers of ``question`` (see the
-    module docstring; without the question no surname is taken for a full name). With
-    ``language="de"`` both are read as German (:func:`normalise`); the rules for a right
-    answer in other words, whose word lists are English, then do not apply."""
+    module docstring; without the question no surname is taken for a full name). ``others``
+    holds other known answers (:func:`known_answers`, same ``language``): a typed answer
+    among them is no near miss. With ``language="de"`` both are read as German
+    (:func:`normalise`); the rules for a right answer in other words, whose word lists are
+    English, then do not apply."""
     given = normalise(text, language)
     if not given:
         return False
     targets = [t for t in (normalise(a, language) for a in accepted) if t]
-    if any(_same(given, target) for target in targets):
+    if language == "en" and given.startswith("a ") and not any(t.startswith("a ") for t in targets):
+        given = given[2:]  # "a negative charge": an article after all, as no answer is the letter A
+    if any(_same(given, target, others) for target in targets):
         return True
     if language != "en":
         return False
     words = given.split()
-    if any(head_match(words, target.split()) for target in targets):
+    if any(head_match(words, target.split(), others) for target in targets):
         return True
     if question is not None and asks_for_person(question):
-        return any(surname_match(given, answer) for answer in accepted)
+        return any(surname_match(given, answer, others) for answer in accepted)
     return False
 
 
-def _same(given: str, target: str) -> bool:
-    """Equal normal forms (spaces ignored), or a near miss of a longer answer."""
+def _same(given: str, target: str, others: Collection[str] = frozenset()) -> bool:
+    """Equal normal forms (spaces ignored), or a near miss of a longer answer: its marks
+    equal and not itself one of the ``others``."""
     squeezed, tsq = given.replace(" ", ""), target.replace(" ", "")
     if given == target or squeezed == tsq:
         return True
     limit = allowed_edits(target)
-    if limit == 0 or any(c.isdigit() for c in given) or squeezed[0] != tsq[0]:
+    if limit == 0 or any(c.isdigit() for c in given) or squeezed[0] != tsq[0] or squeezed in others:
         return False
-    return OSA.distance(squeezed, tsq, score_cutoff=limit + 1) <= limit
+    return _same_marks(given.split(), target.split()) and OSA.distance(squeezed, tsq, score_cutoff=limit + 1) <= limit
+
+
+# A Roman numeral up to 399 (i, v, x, l, c only, so words like "mix" or "did" are none).
+_ROMAN = re.compile(r"(?=[ivxlc])c{0,3}(xc|xl|l?x{0,3})(ix|iv|v?i{0,3})")
+
+
+def _words_and_marks(words: list[str]) -> tuple[set[str], set[str]]:
+    """The words, runs of single letters joined ("j r r tolkien" -> "jrr", "tolkien"), and
+    which of them are marks: initials, single letters or Roman numerals."""
+    joined: list[str] = []
+    marks: set[str] = set()
+    run = ""
+    for word in [*words, ""]:
+        if len(word) == 1:
+            run += word
+            continue
+        if run:
+            joined.append(run)
+            marks.add(run)
+            run = ""
+        if word:
+            joined.append(word)
+            if _ROMAN.fullmatch(word):
+                marks.add(word)
+    return set(joined), marks
+
+
+def _same_marks(given: list[str], target: list[str]) -> bool:
+    """Whether every mark of either answer is a word of the other: a slip never changes a
+    letter, initials or a regnal number ("vitamin c" / "vitamin d", "jrr tolkein" = "j r r
+    tolkien")."""
+    given_words, given_marks = _words_and_marks(given)
+    target_words, target_marks = _words_and_marks(target)
+    return given_marks <= target_words and target_marks <= given_words
 
 
 # Words that may stand before an accepted answer without changing it ("the river Nile",
@@ -407,7 +494,7 @@ _NOT_WORDS = frozenset(
 _QUALIFIER_WORDS = 4  # at most this many words qualify the head
 
 
-def head_match(given: list[str], target: list[str]) -> bool:
+def head_match(given: list[str], target: list[str], others: Collection[str] = frozenset()) -> bool:
     """Whether the normal-form words ``given`` are the accepted answer ``target`` in other
     words: generic words before it, the accepted answer (near misses as for a whole
     answer), then nothing, a link-word phrase, a generic noun, or after a number a unit.
@@ -423,7 +510,7 @@ def head_match(given: list[str], target: list[str]) -> bool:
         if i and given[i - 1] not in _LEAD_WORDS:
             return False  # only generic words may stand before the head
         rest = given[i + n :]
-        if (i or rest) and _same(" ".join(given[i : i + n]), joined) and _qualifies(rest, target[-1]):
+        if (i or rest) and _same(" ".join(given[i : i + n]), joined, others) and _qualifies(rest, target[-1]):
             return True
     return False
 
@@ -473,7 +560,7 @@ def asks_for_person(question: str) -> bool:
     return any(w.rstrip("s") in _PERSON_NOUNS for w in words[:4])
 
 
-def surname_match(given: str, full_name: str) -> bool:
+def surname_match(given: str, full_name: str, others: Collection[str] = frozenset()) -> bool:
     """Whether the normal form ``given`` is the surname of the accepted answer ``full_name``,
     a name of two to four words: its last word, alone or with the name particles before it
     ("gogh", "van gogh" for "Vincent van Gogh"), near misses as for a whole answer.
@@ -489,4 +576,4 @@ def surname_match(given: str, full_name: str) -> bool:
     while k > 1 and words[k - 1] in _NAME_PARTICLES:
         k -= 1
         forms.append(" ".join(words[k:]))
-    return any(_same(given, form) for form in forms)
+    return any(_same(given, form, others) for form in forms)

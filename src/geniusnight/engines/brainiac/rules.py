@@ -37,6 +37,7 @@ from .cards import (
     card_count,
     card_questions,
     default_whoami,
+    known_others,
     rounds_for,
 )
 from .judge import judge
@@ -495,9 +496,10 @@ def accepted_answers(s: State) -> list[str]:
 
 def _all_answered(s: State) -> None:
     question, accepted = card_questions(s, s["hand"][s["genius"]])[s["question"]]
+    others = known_others(s)
     for p in range(s["players"]):
         if p != s["genius"]:
-            s["engine_verdicts"][p] = judge(s["answers"][p], accepted, question)
+            s["engine_verdicts"][p] = judge(s["answers"][p], accepted, question, others=others)
     s["phase"] = "judge"
 
 
