@@ -181,7 +181,7 @@ _LOOKS_LIKE = str.maketrans(
         "Ν": "N",
         **dict.fromkeys("ОΟ", "O"),
         **dict.fromkeys("РΡ", "P"),
-        **dict.fromkeys("ЅS", "S"),
+        "Ѕ": "S",
         **dict.fromkeys("ТΤ", "T"),
         **dict.fromkeys("УΥҮ", "Y"),
         **dict.fromkeys("ХΧ", "X"),
@@ -201,13 +201,15 @@ _LOOKS_LIKE = str.maketrans(
         "ԛ": "q",
         "ѕ": "s",
         "τ": "t",
-        **dict.fromkeys("υ", "u"),
+        "υ": "u",
         "ν": "v",
         "ԝ": "w",
         **dict.fromkeys("хχ", "x"),
         "у": "y",
     }
 )
+_JOINERS = frozenset("\u200c\u200d")  # zero-width non-joiner and joiner
+_EMOJI_STYLE = frozenset("\ufe0e\ufe0f")  # text or emoji presentation of the symbol before
 
 
 def name_skeleton(name: str) -> str:
@@ -225,10 +227,6 @@ def name_skeleton(name: str) -> str:
         c for c in text if not (unicodedata.combining(c) or c.isspace() or c in _JOINERS or c in _EMOJI_STYLE)
     )
     return text.casefold().translate(_LOOKS_LIKE).replace("rn", "m").replace("vv", "w")
-
-
-_JOINERS = frozenset("\u200c\u200d")  # zero-width non-joiner and joiner
-_EMOJI_STYLE = frozenset("\ufe0e\ufe0f")  # text or emoji presentation of the symbol before
 
 
 def _shown(c: str) -> bool:
