@@ -618,19 +618,30 @@ class RoomService:
             raise not_in_lobby()
 
     async def update(self, room: Room, options: Any = None, time_limits: Any = None) -> None:
+        """Change the room's options (merged into the present ones) and time limits; not
+        committed. The game checks the options first, and only then is the room's row
+        locked (a large deck takes a while to check, and meanwhile the room's lock, and on
+        SQLite every write of the process, would wait) and the room read again."""
         # after a game the host may change options for the rematch
         if room.status != RoomStatus.FINISHED:
             self.require_lobby(room)
         engine = get_engine(room.game)
+        opts = None
         if options is not None:
             merged = {**room.options, **options} if isinstance(options, dict) else options
             opts = await check_options_aside(engine, merged, self.option_sizes)
+        limits = check_time_limits(engine, time_limits) if time_limits is not None else None
+        await self.lock_room(room.id)
+        room = await self.room(room.id)  # the same object, read again under the lock
+        if room.status != RoomStatus.FINISHED:
+            self.require_lobby(room)
+        if opts is not None:
             _, hi = engine.player_range(opts)
             if len(await self.seated(room.id)) > hi:
                 raise ApiError(409, "too_many_players", f"Those options allow at most {hi} players.")
             room.options = opts
-        if time_limits is not None:
-            room.time_limits = check_time_limits(engine, time_limits)
+        if limits is not None:
+            room.time_limits = limits
         room.updated_at = datetime.now(UTC)
 
     def import_option(self, room: Room, name: str, data: bytes, filename: str) -> Any:

@@ -5,6 +5,7 @@ and shape the answer; :class:`.service.RoomService` is the storage underneath.""
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -264,10 +265,9 @@ class RoomUseCases:
         self, room_id: str, token: str | None, options: Any = None, time_limits: Any = None
     ) -> dict[str, Any]:
         async with self._rooms() as svc:
-            await svc.lock_room(room_id)  # the seats it counts stay as they are until it commits
             room, host = await self._host(svc, room_id, token)
             self._allow_option_change(host.id)
-            await svc.update(room, options, time_limits)
+            await svc.update(room, options, time_limits)  # under the room's lock from its check on
             await svc.s.commit()
             await self.services.publish_room(room_id)
             return await svc.snapshot(room, self.services.hub.online_members(room_id))
@@ -275,12 +275,12 @@ class RoomUseCases:
     async def upload_option(self, room_id: str, token: str | None, name: str, data: bytes, filename: str) -> Any:
         """A free-form option read from a file; returns its value."""
         async with self._rooms() as svc:
-            await svc.lock_room(room_id)
             room, host = await self._host(svc, room_id, token)
             self._allow_option_change(host.id)
             if len(data) > FILE_MAX:
                 raise ApiError(413, "file_too_large", f"Files are at most {FILE_MAX // 1024} KiB.")
-            value = svc.import_option(room, name, data, filename)
+            # the game's reader in a worker thread: it reads every word or card of the file
+            value = await asyncio.to_thread(svc.import_option, room, name, data, filename)
             await svc.update(room, {name: value})
             await svc.s.commit()
         await self.services.publish_room(room_id)
