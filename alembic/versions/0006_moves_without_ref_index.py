@@ -2,9 +2,8 @@
 
 A reconnecting client's repeated move is known by its ref from the game's cache, which
 replays the log into memory (refs included); nothing looks a move up by its ref in the
-database. The index cost every move a third B-tree to update and its pages to write at the
-commit: about a third of SQLite's CPU per move (docs/benchmarks.md, "Fewer steps per move,
-and commits beside the loop").
+database. The index would cost every move a third B-tree to update and its pages to write at
+the commit: about a third of SQLite's CPU per move (docs/performance.md, D7).
 
 Revision ID: 0006
 Revises: 0005
