@@ -12,7 +12,7 @@ from sqlalchemy import select
 
 from geniusnight.db import Member, Room
 from geniusnight.server.play.events import RoomEvent, RoomSnapshot
-from geniusnight.server.play.realtime import Connection, Hub
+from geniusnight.server.play.realtime import ROOM_FRAME_GAP, Connection, Hub
 from support import start_game
 
 
@@ -106,7 +106,9 @@ async def test_a_room_snapshot_older_than_the_last_one_sent_is_dropped() -> None
     hub, socket = connected_hub()
     frames = await frames_after(hub, socket, RoomEvent("r", snapshot(5, [1, 2])), RoomEvent("r", snapshot(4, [1])))
     assert [len(f["room"]["seats"]) for f in frames] == [2]
-    # the same version again (someone came online, nothing else changed) still goes out
+    # the same version again (someone came online, nothing else changed) still goes out, once
+    # the room's frames are ROOM_FRAME_GAP apart
+    await asyncio.sleep(ROOM_FRAME_GAP)
     frames = await frames_after(hub, socket, RoomEvent("r", snapshot(5, [1, 2])))
     assert len(frames) == 2
 
