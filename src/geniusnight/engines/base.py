@@ -26,6 +26,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
+from importlib import resources
 from typing import Any, Protocol, TypeGuard, TypeVar, runtime_checkable
 
 JSON = Any
@@ -329,6 +330,46 @@ def read_json_option(info: GameInfo, name: str, data: bytes) -> JSON:
         return json.loads(data.decode("utf-8-sig"))
     except (UnicodeDecodeError, ValueError) as e:
         raise IllegalAction("bad_file", f"That file is not JSON: {e}") from None
+
+
+# --- content languages ---------------------------------------------------------------------
+
+LANGUAGE_OPTION = "language"
+DEFAULT_LANGUAGE = "en"
+
+
+def content_languages(package: str) -> tuple[str, ...]:
+    """The languages a game's built-in content comes in: the folders of ``<package>/content/``
+    (one per language code, each holding that language's deck or bank), English first. A
+    third language is a new folder, found here without a code change (docs/i18n.md)."""
+    root = resources.files(package).joinpath("content")
+    found = sorted(p.name for p in root.iterdir() if p.is_dir() and p.name.isalpha() and p.name.islower())
+    return tuple(sorted(found, key=lambda code: code != DEFAULT_LANGUAGE))
+
+
+def language_option(languages: Sequence[str]) -> OptionSpec:
+    """The room's content language, the option ``language``: which built-in cards or questions
+    the game deals. The lobby preselects the host's page language where the game has it; each
+    player's page keeps its own language.
+
+    >>> language_option(("en", "de")).choices
+    ('en', 'de')
+    """
+    return OptionSpec(
+        LANGUAGE_OPTION,
+        "choice",
+        default=DEFAULT_LANGUAGE,
+        label="Language of the cards",
+        help="The language the game's own words and questions are in. Names and chat are never translated.",
+        choices=tuple(languages),
+    )
+
+
+def option_language(options: Mapping[str, JSON], languages: Sequence[str]) -> str:
+    """The room's content language, checked against the languages the game has."""
+    value = options.get(LANGUAGE_OPTION, DEFAULT_LANGUAGE)
+    check(value in languages, "bad_option", f"Option 'language' must be one of {', '.join(languages)}.")
+    return str(value)
 
 
 def option_bool(options: Mapping[str, JSON], name: str, default: bool) -> bool:
