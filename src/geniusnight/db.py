@@ -38,6 +38,7 @@ from sqlalchemy import (
     UniqueConstraint,
     create_engine,
     event,
+    false,
     text,
     true,
 )
@@ -103,6 +104,8 @@ class Room(Base):
     # whether the host lets it admit people
     code: Mapped[str | None] = mapped_column(String(8), nullable=True)
     code_open: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
+    # the host locked the room: no newcomers by invite or code; members come back (migration 0010)
+    locked: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     game: Mapped[str] = mapped_column(String(40))
     options: Mapped[dict[str, Any]] = mapped_column(default=dict)
     # phase name -> seconds; the system's timeout action runs when one passes
@@ -135,7 +138,11 @@ class Member(Base):
     token_hash: Mapped[str | None] = mapped_column(String(64), unique=True, nullable=True)
     seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
     bot: Mapped[str | None] = mapped_column(String(40), nullable=True)  # bot policy id
-    kicked: Mapped[bool] = mapped_column(Boolean, default=False)
+    kicked: Mapped[bool] = mapped_column(Boolean, default=False)  # no longer in the room (see ``gone``)
+    # how they went (migration 0010): "left" on their own, "removed" by the host; None while
+    # they are here, and for those who went before the column was kept (shown as "gone")
+    gone: Mapped[str | None] = mapped_column(String(8), nullable=True)
+    muted: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())  # the host muted their chat
     # a bot stands in for the member at their game seats while they are away: "host" (the
     # host handed the seat over; it ends when they come back) or "self" (they asked; it ends
     # when they take the seat back). None: they play their seats themselves.
@@ -271,6 +278,23 @@ class AdminSession(Base):
 
     id: Mapped[str] = mapped_column(String(64), primary_key=True)  # sha256 of the cookie's session id
     expires_at: Mapped[datetime] = mapped_column()
+
+
+class RoomEvent(Base):
+    """One line of a room's audit log: what its host did to the room or its members (a
+    removal, a mute, a lock, a new invite) and who left. Shown to the admin (docs/admin.md,
+    "Audit"); deleted with its room."""
+
+    __tablename__ = "room_events"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"), index=True)
+    kind: Mapped[str] = mapped_column(String(24))
+    actor_id: Mapped[int | None] = mapped_column(Integer, nullable=True)  # the member who did it
+    actor: Mapped[str | None] = mapped_column(String(32), nullable=True)  # their name then
+    target_id: Mapped[int | None] = mapped_column(Integer, nullable=True)  # the member it was done to
+    target: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
 class ChatMessage(Base):

@@ -107,12 +107,16 @@ function roomPage() {
       if (!authFailed(err)) $("room-error").textContent = err.message;
       return;
     }
-    $("room-meta").textContent = `${r.game} · ${r.status} · created ${when(r.created_at)} · options ${stringifyExact(r.options)}`;
+    $("room-meta").textContent = `${r.game} · ${r.status}${r.locked ? " · locked" : ""} · created ${when(r.created_at)} · options ${stringifyExact(r.options)}`;
     $("close-room").disabled = r.status === "closed";
     $("seats-body").replaceChildren(...r.seats.map((s) => cells(String(s.seat), s.name, s.bot || "")));
+    // a member's seat in the current game once one started, else in the lobby (labelled)
+    const seat = (m) => (m.gone ? "—" : m.seat === null ? "spectator" : `${m.seat} (${m.seat_in})`);
     $("members-body").replaceChildren(...r.members.map((m) =>
-      cells(String(m.id), m.name, m.seat === null ? "spectator" : String(m.seat), m.bot || "", m.host ? "yes" : "",
-        m.kicked ? "yes" : "", when(m.joined_at))));
+      cells(String(m.id), m.name, seat(m), m.bot || "", m.host ? "yes" : "", m.muted ? "yes" : "",
+        m.gone || "", when(m.joined_at))));
+    $("events-body").replaceChildren(...r.events.map((e) =>
+      cells(when(e.at), e.kind, e.actor || "", e.target ? `${e.target} (#${e.target_id})` : "")));
     $("conns-body").replaceChildren(...r.connections.map((c) =>
       cells(c.member_id === null ? "—" : String(c.member_id), c.name, c.seat === null ? "spectator" : String(c.seat),
         JSON.stringify(c.last_seq))));

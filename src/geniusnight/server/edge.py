@@ -33,6 +33,8 @@ _NOT_A_SMALL_INTEGER = re.compile(r"[0-9](?:[.eE]|[0-9]{18})")
 # ids and counters in paths and query strings: what the database's 64-bit integers hold
 GameId = Annotated[int, Path(ge=1, le=INT64_MAX, description="A game id")]
 SeatNumber = Annotated[int, Path(ge=0, le=INT64_MAX, description="A seat number")]
+# a member's id: the members table's 32-bit integer
+MemberId = Annotated[int, Path(ge=1, le=(1 << 31) - 1, description="A member id")]
 # a game log's filters (the admin's log and the players' replay log take the same)
 LogSeat = Annotated[str | None, Query(description="A seat number, or 'system'")]
 LogType = Annotated[str | None, Query(description="Only actions of this type", max_length=64)]

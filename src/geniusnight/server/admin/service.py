@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import ColumnElement, delete, exists, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from ...db import ChatMessage, Game, Member, RefusalCount, RefusedAction, Room, RoomStatus
+from ...db import ChatMessage, Game, GameSeat, Member, RefusalCount, RefusedAction, Room, RoomEvent, RoomStatus
 from ...engines import ENGINES
 from ..errors import ApiError
 from ..replay.logs import game_summary, iso, log_filter, player
@@ -24,6 +24,24 @@ def _seat_names(room: Room, game: Game | None, seated: list[Member]) -> list[dic
     if game is not None and room.status != RoomStatus.LOBBY:
         return seat_entries(game.seats)
     return [{"seat": m.seat, "name": m.name, "bot": m.bot, "member_id": m.id} for m in seated]
+
+
+def _gone(m: Member) -> str | None:
+    """How a member went: "left", "removed" (by the host), "gone" (went before that was
+    kept), None while they are in the room."""
+    return (m.gone or "gone") if m.kicked else None
+
+
+def _event_json(e: RoomEvent) -> dict[str, Any]:
+    return {
+        "id": e.id,
+        "at": iso(e.created_at),
+        "kind": e.kind,
+        "actor_id": e.actor_id,
+        "actor": e.actor,
+        "target_id": e.target_id,
+        "target": e.target,
+    }
 
 
 async def _room_or_404(session: AsyncSession, room_id: str) -> Room:
@@ -105,6 +123,19 @@ class AdminService:
             games = list(
                 (await session.execute(select(Game).where(Game.room_id == room_id).order_by(Game.id))).scalars()
             )
+            events = list(
+                (
+                    await session.execute(select(RoomEvent).where(RoomEvent.room_id == room_id).order_by(RoomEvent.id))
+                ).scalars()
+            )
+            # once a game started, its seats are the truth (the lobby's close up after a leave)
+            in_game = room.status != RoomStatus.LOBBY and room.current_game_id is not None
+            game_seats: dict[int, int] = {}
+            if in_game:
+                rows = await session.execute(
+                    select(GameSeat.member_id, GameSeat.seat).where(GameSeat.game_id == room.current_game_id)
+                )
+                game_seats = {member_id: seat for member_id, seat in rows.tuples() if member_id is not None}
         seated = sorted((m for m in all_members if m.seat is not None and not m.kicked), key=lambda m: m.seat or 0)
         current = next((g for g in games if g.id == room.current_game_id), None)
         connections = [
@@ -129,9 +160,12 @@ class AdminService:
                 {
                     "id": m.id,
                     "name": m.name,
-                    "seat": m.seat,
+                    # the seat they hold: in the current game once one started, else in the lobby
+                    "seat": None if m.kicked else game_seats.get(m.id) if in_game else m.seat,
+                    "seat_in": "game" if in_game else "lobby",
                     "bot": m.bot,
-                    "kicked": m.kicked,
+                    "gone": _gone(m),
+                    "muted": m.muted,
                     "host": m.id == room.host_member_id,
                     "joined_at": iso(m.created_at),
                 }
@@ -139,6 +173,8 @@ class AdminService:
             ],
             "connections": connections,
             "games": [game_summary(g) for g in games],
+            "locked": room.locked,
+            "events": [_event_json(e) for e in events],
         }
 
     async def close(self, room_id: str, message: str) -> bool:

@@ -149,6 +149,7 @@ class Connection:
     name: str
     host: bool = False  # the room's host as last told to the client
     away: bool = False  # a bot stands in for the member, as last told to the client
+    muted: bool = False  # the host muted the member's chat, as last told to the client
     last_seq: dict[int, int] = field(default_factory=dict)  # game id -> last seq sent
     view_seat: dict[int, int | None] = field(default_factory=dict)  # game id -> seat of that view
     patches: bool = False  # the client takes ``patch`` frames (it said so in hello)
@@ -529,19 +530,21 @@ class Hub:
                     "seat": seat,
                     "host": conn.host,
                     "away": conn.away,
+                    "muted": conn.muted,
                 }
                 conn.send_json({"type": "you", "you": you})
 
     async def _tell_identities(self, room_id: str) -> None:
-        """Seats or the host changed: each connection is told who its member is now."""
+        """Seats, the host or a mute changed: each connection is told who its member is now."""
         assert self.identities is not None
         people = await self.identities(room_id)
         for conn in list(self.rooms.get(room_id, ())):
             you = people.get(conn.member_id) if conn.member_id is not None else None
             if you is None:
                 continue  # kicked: the "kicked" frame closes it
-            if (you["seat"], you["host"], you["away"]) != (conn.seat, conn.host, conn.away):
-                conn.seat, conn.host, conn.away = you["seat"], you["host"], you["away"]
+            told = (conn.seat, conn.host, conn.away, conn.muted)
+            if (you["seat"], you["host"], you["away"], you["muted"]) != told:
+                conn.seat, conn.host, conn.away, conn.muted = you["seat"], you["host"], you["away"], you["muted"]
                 conn.send_json({"type": "you", "you": you})
 
 

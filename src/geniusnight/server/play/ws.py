@@ -136,6 +136,7 @@ async def _admit(ws: WebSocket, services: Services, room_id: str) -> tuple[Conne
         name=admitted.name,
         host=admitted.host,
         away=admitted.away,
+        muted=admitted.muted,
         patches=hello.patches,
     )
     services.hub.add(conn)
@@ -180,6 +181,7 @@ async def _welcome(services: Services, conn: Connection, hello: Hello) -> None:
                 "seat": conn.seat,
                 "host": conn.host,
                 "away": conn.away,
+                "muted": conn.muted,
             },
             "chat": chat,
         }

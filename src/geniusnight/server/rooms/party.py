@@ -89,10 +89,13 @@ class PartyNight:
     async def set_code_open(self, room_id: str, token: str | None, is_open: bool) -> dict[str, Any]:
         """The host lets the room's code admit people, or stops it."""
         async with self._rooms() as svc:
-            room = await svc.room(room_id)
-            svc.require_host(room, await svc.member_by_token(room_id, token))
-            room.code_open = is_open
-            await svc.s.commit()
+            caller = await svc.member_by_token(room_id, token)
+
+            async def switch(room: Room) -> None:
+                svc.require_host(room, caller)  # under the room's lock, as every change of it
+                room.code_open = is_open
+
+            room, _ = await svc.seating(room_id, switch)
             answer = {"code": room.code, "code_open": room.code_open}
         await self.services.publish_room(room_id)
         return answer

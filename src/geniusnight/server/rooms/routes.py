@@ -11,7 +11,7 @@ from pydantic import BaseModel, Field
 
 from ...engines import ENGINES
 from ..deps import COOKIE_PREFIX, PartyDep, RoomsDep, cookie_name, get_services, seat_token
-from ..edge import SeatNumber
+from ..edge import MemberId, SeatNumber
 from .usecases import FILE_MAX
 
 router = APIRouter(prefix="/api", tags=["rooms"])
@@ -54,6 +54,14 @@ class PassHost(BaseModel):
 
 class ChatIn(BaseModel):
     text: str
+
+
+class MuteSwitch(BaseModel):
+    muted: bool = Field(description="Whether the member's chat is refused")
+
+
+class LockSwitch(BaseModel):
+    locked: bool = Field(description="Whether the room refuses newcomers")
 
 
 class CodeSwitch(BaseModel):
@@ -213,6 +221,36 @@ async def back(room_id: str, request: Request, rooms: RoomsDep) -> dict[str, Any
 async def kick(room_id: str, seat: SeatNumber, request: Request, rooms: RoomsDep) -> dict[str, Any]:
     await rooms.kick(room_id, seat_token(request, room_id), seat)
     return {"kicked": seat}
+
+
+@router.get("/rooms/{room_id}/members", summary="Host: everyone in the room, spectators included")
+async def list_members(room_id: str, request: Request, rooms: RoomsDep) -> list[dict[str, Any]]:
+    return await rooms.members(room_id, seat_token(request, room_id))
+
+
+@router.delete("/rooms/{room_id}/members/{member_id}", summary="Host: remove a member (a spectator too)")
+async def remove_member(room_id: str, member_id: MemberId, request: Request, rooms: RoomsDep) -> dict[str, Any]:
+    await rooms.remove_member(room_id, seat_token(request, room_id), member_id)
+    return {"removed": member_id}
+
+
+@router.post("/rooms/{room_id}/members/{member_id}/mute", summary="Host: mute a member's chat, or unmute it")
+async def mute_member(
+    room_id: str, member_id: MemberId, body: MuteSwitch, request: Request, rooms: RoomsDep
+) -> dict[str, Any]:
+    await rooms.set_muted(room_id, seat_token(request, room_id), member_id, body.muted)
+    return {"member_id": member_id, "muted": body.muted}
+
+
+@router.post("/rooms/{room_id}/lock", summary="Host: lock the room against newcomers, or unlock it")
+async def lock_room(room_id: str, body: LockSwitch, request: Request, rooms: RoomsDep) -> dict[str, Any]:
+    return await rooms.set_locked(room_id, seat_token(request, room_id), body.locked)
+
+
+@router.post("/rooms/{room_id}/invite", summary="Host: a new invite link and room code; the old ones stop working")
+async def new_invite(room_id: str, request: Request, rooms: RoomsDep) -> dict[str, Any]:
+    invite, code = await rooms.new_invite(room_id, seat_token(request, room_id))
+    return {"invite_path": f"/join/{invite}", "invite_url": _invite_url(request, invite), "code": code}
 
 
 @router.post("/rooms/{room_id}/leave", summary="Leave the room for good (a host hands the role on)")

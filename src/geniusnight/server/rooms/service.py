@@ -26,7 +26,7 @@ from sqlalchemy import Connection, Table, bindparam, func, insert, select, updat
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from ...db import ChatMessage, Game, GameSeat, Member, Room, RoomStatus, dumps_json
+from ...db import ChatMessage, Game, GameSeat, Member, Room, RoomEvent, RoomStatus, dumps_json
 from ...engines import ENGINES, Engine, IllegalAction, get_engine
 from ..edge import FORBIDDEN_TEXT, BadInput, check_value
 from ..errors import ApiError
@@ -59,6 +59,7 @@ _SNAPSHOT_ROOM = (
         ROOMS.c.invite,
         ROOMS.c.code,
         ROOMS.c.code_open,
+        ROOMS.c.locked,
         GAMES.c.seats,
         GAMES.c.result,
         select(func.count())
@@ -122,6 +123,14 @@ def not_host() -> ApiError:
 
 def not_in_lobby() -> ApiError:
     return ApiError(409, "not_in_lobby", "That can only be changed in the lobby.")
+
+
+def no_member() -> ApiError:
+    return ApiError(404, "no_member", "Nobody with that id is in this room.")
+
+
+def room_locked() -> ApiError:
+    return ApiError(403, "room_locked", "The host has locked this room: nobody new can join.")
 
 
 def seats_busy() -> ApiError:
@@ -402,6 +411,7 @@ class RoomService:
             "seat": await self.seat_of(room, member),
             "host": member.id == room.host_member_id,
             "away": member.away_by is not None,
+            "muted": member.muted,
         }
 
     async def identities(self, room: Room) -> dict[int, dict[str, Any]]:
@@ -427,9 +437,40 @@ class RoomService:
                 "seat": seats.get(m.id),
                 "host": m.id == room.host_member_id,
                 "away": m.away_by is not None,
+                "muted": m.muted,
             }
             for m in people
         }
+
+    async def members(self, room: Room) -> list[dict[str, Any]]:
+        """Everyone in the room, players by seat then spectators by arrival, with their member
+        id, seat (of the current game once one started), bot, host role and mute."""
+        people = list(
+            (
+                await self.s.execute(
+                    select(Member).where(Member.room_id == room.id, Member.kicked.is_(False)).order_by(Member.id)
+                )
+            ).scalars()
+        )
+        seats: dict[int, int | None] = {m.id: m.seat for m in people}
+        if room.status != RoomStatus.LOBBY and room.current_game_id is not None:
+            rows = await self.s.execute(
+                select(GameSeat.member_id, GameSeat.seat).where(GameSeat.game_id == room.current_game_id)
+            )
+            held = {member_id: seat for member_id, seat in rows.all() if member_id is not None}
+            seats = {m.id: held.get(m.id) for m in people}
+        people.sort(key=lambda m: (seats[m.id] is None, seats[m.id] or 0, m.id))
+        return [
+            {
+                "member_id": m.id,
+                "name": m.name,
+                "seat": seats[m.id],
+                "bot": m.bot,
+                "host": m.id == room.host_member_id,
+                "muted": m.muted,
+            }
+            for m in people
+        ]
 
     async def holder(self, room: Room, seat: int) -> Member | None:
         """The member who holds ``seat``: of the current game once one started, else of the lobby."""
@@ -519,7 +560,8 @@ class RoomService:
             "status": room.status,
             "players": [m.name for m in seated],
             "max_players": hi,
-            "open_seat": room.status == RoomStatus.LOBBY and len(seated) < hi,
+            "open_seat": room.status == RoomStatus.LOBBY and len(seated) < hi and not room.locked,
+            "locked": room.locked,
         }
 
     # --- creating and joining --------------------------------------------------------------
@@ -575,7 +617,8 @@ class RoomService:
 
     async def join(self, invite: str, name: Any, token: str | None) -> tuple[Room, Member, str | None]:
         """Seat a newcomer if the lobby has room, else make them a spectator, and commit. A
-        known token comes back to its own seat (a reload, a new tab)."""
+        known token comes back to its own seat (a reload, a new tab), also while the room is
+        locked; a newcomer to a locked room gets 403 ``room_locked``."""
         room_id = (await self.room_by_invite(invite)).id
         existing = await self.member_by_token(room_id, token)
         if existing is not None:
@@ -583,6 +626,8 @@ class RoomService:
         name = clean_name(name)
 
         async def seat_newcomer(room: Room) -> tuple[Member, str]:
+            if room.locked:
+                raise room_locked()
             present = await self.present_names(room.id)
             if len(present) >= self.max_members:
                 raise ApiError(409, "room_crowded", f"This room already holds {self.max_members} people.")
@@ -689,7 +734,7 @@ class RoomService:
 
         return (await self.seating(room_id, seat_bot))[1]
 
-    async def kick(self, room_id: str, seat: int) -> tuple[Room, Member]:
+    async def kick(self, room_id: str, seat: int, host_id: int) -> tuple[Room, Member]:
         """The member holding ``seat`` leaves the room (committed). In the lobby the later
         seats move up; in a running game a bot takes the seat over and nobody holds it."""
 
@@ -699,7 +744,8 @@ class RoomService:
                 raise ApiError(404, "no_seat", f"Seat {seat} is empty.")
             if target.id == room.host_member_id:
                 raise ApiError(409, "kick_host", "The host can't kick themselves; pass the host role first.")
-            await self._remove(room, target)
+            await self._remove(room, target, "removed")
+            self.audit(room, "removed", target, await self.s.get(Member, host_id))
             return target
 
         return await self.seating(room_id, remove)
@@ -720,17 +766,20 @@ class RoomService:
                     room, None, leaving=member.id
                 )
                 room.host_member_id = successor.id if successor is not None else None
-            await self._remove(room, member)
+            await self._remove(room, member, "left")
+            self.audit(room, "left", member)
             return member, successor
 
         room, (member, successor) = await self.seating(room_id, go)
         return room, member, successor
 
-    async def _remove(self, room: Room, target: Member) -> None:
-        """``target`` leaves the room: their token stops working; in the lobby the later seats
-        move up, in a running game a bot plays their seat to the end."""
+    async def _remove(self, room: Room, target: Member, how: str) -> None:
+        """``target`` leaves the room (``how``: "left" or "removed", kept as ``Member.gone``):
+        their token stops working; in the lobby the later seats move up, in a running game a
+        bot plays their seat to the end."""
         seat = await self.seat_of(room, target)
         target.kicked = True
+        target.gone = how
         target.token_hash = None
         target.seat = None
         target.away_by = None
@@ -740,6 +789,85 @@ class RoomService:
             game = await self.s.get(Game, room.current_game_id, populate_existing=True)
             if game is not None and game.finished_at is None:
                 await self._bot_takes_over(game, seat)
+
+    # --- moderation (docs/product.md, "The host's tools") ----------------------------------
+
+    def audit(self, room: Room, kind: str, target: Member | None = None, actor: Member | None = None) -> None:
+        """A line in the room's audit log (``RoomEvent``), written with the change it tells of."""
+        self.s.add(
+            RoomEvent(
+                room_id=room.id,
+                kind=kind,
+                actor_id=actor.id if actor is not None else None,
+                actor=actor.name if actor is not None else None,
+                target_id=target.id if target is not None else None,
+                target=target.name if target is not None else None,
+            )
+        )
+
+    async def other_member(self, room: Room, member_id: int) -> Member:
+        """A person or bot in ``room`` other than its host, for the host to act on: 404
+        ``no_member`` for an id of nobody here (gone, another room's, never was); 409
+        ``is_host`` for the host."""
+        target = await self.s.get(Member, member_id, populate_existing=True)
+        if target is None or target.room_id != room.id or target.kicked:
+            raise no_member()
+        if target.id == room.host_member_id:
+            raise ApiError(409, "is_host", "That is the host; pass the host role first.")
+        return target
+
+    async def remove_member(self, room_id: str, member_id: int, host_id: int) -> tuple[Room, Member]:
+        """The host removes a member by id, a spectator as well as a player (committed, with
+        its audit line); as :meth:`kick` for a seat."""
+
+        async def remove(room: Room) -> Member:
+            host = self.require_host(room, await self.s.get(Member, host_id))
+            target = await self.other_member(room, member_id)
+            await self._remove(room, target, "removed")
+            self.audit(room, "removed", target, host)
+            return target
+
+        return await self.seating(room_id, remove)
+
+    async def set_muted(self, room_id: str, member_id: int, host_id: int, muted: bool) -> Member:
+        """The host mutes a person's chat, or lets them speak again (committed, audited)."""
+
+        async def mute(room: Room) -> Member:
+            host = self.require_host(room, await self.s.get(Member, host_id))
+            target = await self.other_member(room, member_id)
+            if target.bot is not None:
+                raise ApiError(409, "is_bot", "Bots don't chat.")
+            if target.muted != muted:
+                target.muted = muted
+                self.audit(room, "muted" if muted else "unmuted", target, host)
+            return target
+
+        return (await self.seating(room_id, mute))[1]
+
+    async def set_locked(self, room_id: str, host_id: int, locked: bool) -> Room:
+        """The host locks the room (no newcomers) or opens it again (committed, audited)."""
+
+        async def lock(room: Room) -> None:
+            host = self.require_host(room, await self.s.get(Member, host_id))
+            if room.locked != locked:
+                room.locked = locked
+                room.updated_at = datetime.now(UTC)
+                self.audit(room, "locked" if locked else "unlocked", actor=host)
+
+        return (await self.seating(room_id, lock))[0]
+
+    async def new_invite(self, room_id: str, host_id: int) -> Room:
+        """A new invite link and a new room code: the old ones stop working at once, members
+        stay (committed, audited)."""
+
+        async def renew(room: Room) -> None:
+            host = self.require_host(room, await self.s.get(Member, host_id))
+            room.invite = secrets.token_urlsafe(INVITE_BYTES)
+            room.code = await self._free_code()
+            room.updated_at = datetime.now(UTC)
+            self.audit(room, "new_invite", actor=host)
+
+        return (await self.seating(room_id, renew))[0]
 
     async def holder_name(self, member_id: int) -> str:
         member = await self.s.get(Member, member_id)
@@ -814,6 +942,8 @@ class RoomService:
         return target
 
     async def chat(self, room: Room, member: Member, text: Any) -> ChatMessage:
+        if member.muted:
+            raise ApiError(403, "chat_muted", "The host has muted your chat.")
         msg = ChatMessage(
             room_id=room.id,
             member_id=member.id,
@@ -896,6 +1026,7 @@ def read_snapshot(conn: Connection, room_id: str) -> RoomSnapshot | None:
         "invite_path": f"/join/{room.invite}",
         "code": room.code,
         "code_open": room.code_open,
+        "locked": room.locked,
     }
     return RoomSnapshot(public, room.version, members)
 

@@ -36,6 +36,7 @@ from .service import (
 if TYPE_CHECKING:
     from ..services import Services
 
+REMOVED_MESSAGE = "The host removed you from the room."
 FILE_MAX = 384 * 1024  # bytes of an uploaded option file (its option is at most OPTION_MAX_BYTES as JSON)
 
 
@@ -83,6 +84,7 @@ class Admission:
     seat: int | None
     host: bool
     away: bool
+    muted: bool
     game_id: int | None
 
 
@@ -242,6 +244,7 @@ class RoomUseCases:
                 seat=await svc.seat_of(room, member),
                 host=member.id == room.host_member_id,
                 away=member.away_by is not None,
+                muted=member.muted,
                 game_id=room.current_game_id,
             )
         if came_back:  # the seat is the member's again: every process's game learns it first
@@ -333,9 +336,49 @@ class RoomUseCases:
 
     async def kick(self, room_id: str, token: str | None, seat: int) -> None:
         async with self._rooms() as svc:
-            await self._host(svc, room_id, token)
-            room, target = await svc.kick(room_id, seat)
-        await self._removed(room, target.id, "The host removed you from the room.")
+            _, host = await self._host(svc, room_id, token)
+            room, target = await svc.kick(room_id, seat, host.id)
+        await self._removed(room, target.id, REMOVED_MESSAGE)
+
+    async def remove_member(self, room_id: str, token: str | None, member_id: int) -> None:
+        """The host removes a member by id: a spectator as well as a player."""
+        async with self._rooms() as svc:
+            _, host = await self._host(svc, room_id, token)
+            room, target = await svc.remove_member(room_id, member_id, host.id)
+        await self._removed(room, target.id, REMOVED_MESSAGE)
+
+    async def members(self, room_id: str, token: str | None) -> list[dict[str, Any]]:
+        """Everyone in the room, for its host: who holds which seat, who watches, who is
+        muted, who is connected."""
+        async with self._rooms() as svc:
+            room, _ = await self._host(svc, room_id, token)
+            people = await svc.members(room)
+        online = self.services.hub.online_members(room_id)
+        return [{**p, "online": p["bot"] is not None or p["member_id"] in online} for p in people]
+
+    async def set_muted(self, room_id: str, token: str | None, member_id: int, muted: bool) -> None:
+        """The host mutes a member's chat or lets them speak again; their page learns it."""
+        async with self._rooms() as svc:
+            _, host = await self._host(svc, room_id, token)
+            await svc.set_muted(room_id, member_id, host.id, muted)
+        await self.services.publish_seats(room_id, None)  # each socket: its ``you``, muted or not
+
+    async def set_locked(self, room_id: str, token: str | None, locked: bool) -> dict[str, Any]:
+        async with self._rooms() as svc:
+            _, host = await self._host(svc, room_id, token)
+            room = await svc.set_locked(room_id, host.id, locked)
+            answer = {"locked": room.locked}
+        await self.services.publish_room(room_id)
+        return answer
+
+    async def new_invite(self, room_id: str, token: str | None) -> tuple[str, str | None]:
+        """A new invite link and room code (the old ones stop working); returns both."""
+        async with self._rooms() as svc:
+            _, host = await self._host(svc, room_id, token)
+            room = await svc.new_invite(room_id, host.id)
+            answer = room.invite, room.code
+        await self.services.publish_room(room_id)
+        return answer
 
     async def leave(self, room_id: str, token: str | None) -> int | None:
         """The caller leaves for good (a host hands the role on); returns the host's member id."""
