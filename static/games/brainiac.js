@@ -55,7 +55,9 @@ export function createGameView(root, ctx) {
   input.addEventListener("input", () => { ui.draft = input.value; });
   input.addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); submitAnswer(); } });
   const submit = h("button", { type: "button", class: "primary", "data-testid": "bq-answer-submit", onclick: () => submitAnswer() }, T("bq.answer"));
-  const answerForm = h("div", { class: "bq-answer-form" }, input, submit);
+  // on a phone the answer box and its button sit in the bar fixed at the bottom of the screen
+  // (.action-bar, static/app.css), above the on-screen keyboard
+  const answerForm = h("div", { class: "bq-answer-form action-bar" }, input, submit);
 
   add(root, top, identity, h("div", { class: "bq-layout" }, main, h("div", { class: "bq-side" }, track)), reveal, log);
 
@@ -220,7 +222,7 @@ export function createGameView(root, ctx) {
       if (v.card) add(main, cardList(v, { ask: false }));
       if (me() !== null) {
         if (v.trade.mine) add(main, h("p", { "data-testid": "bq-trade-done" }, v.trade.mine === "trade" ? T("bq.traded") : T("bq.kept")));
-        else add(main, h("div", { class: "bq-buttons" },
+        else add(main, h("div", { class: "bq-buttons action-bar" },
           h("button", { type: "button", "data-testid": "bq-trade", disabled: !canAct(), onclick: () => send({ type: "trade" }) }, T("bq.trade")),
           h("button", { type: "button", class: "primary", "data-testid": "bq-keep", disabled: !canAct(), onclick: () => send({ type: "keep" }) }, T("bq.keep"))));
       }
@@ -290,6 +292,7 @@ export function createGameView(root, ctx) {
     if (ui.overridesFor !== key) { ui.overrides = {}; ui.overridesFor = key; }
     const judging = v.phase === "judge" && me() !== null && me() === v.genius && v.verdicts && ctx.send && ctx.mode !== "replay";
     const ol = h("ol", { class: "bq-readout", "data-testid": "bq-readout" });
+    const disputes = []; // one button per verdict this person may still dispute, in the bar
     for (const s of v.readout_order) {
       let verdict = null;
       let note = "";
@@ -309,13 +312,13 @@ export function createGameView(root, ctx) {
       if (v.revealed && v.revealed[s]) add(li, h("span", { class: `bq-tag bq-tag-${v.revealed[s]}` }, v.revealed[s] === "idiot" ? "IDIOT!" : "Brainiac"));
       add(li, disputedBy(v.dispute && v.dispute.disputes, s, `bq-disputed-${s}`));
       if (v.phase === "dispute" && (v.dispute_targets || []).includes(s) && ctx.send && ctx.mode !== "replay") {
-        add(li, h("button", {
+        disputes.push(h("button", {
           type: "button",
           class: "bq-dispute",
           "data-testid": `bq-dispute-${s}`,
           disabled: !canAct(),
           onclick: () => send({ type: "dispute", target: s }),
-        }, T("bq.dispute_button")));
+        }, T("bq.dispute_name", { name: name(s) })));
       }
       if (judging) {
         add(li, h("button", {
@@ -337,7 +340,7 @@ export function createGameView(root, ctx) {
     }
     const box = h("div", { class: "bq-readout-box" }, h("h3", {}, T("bq.answers")), ol);
     if (judging) {
-      add(box, h("button", {
+      add(box, h("div", { class: "bq-buttons action-bar" }, h("button", {
         type: "button",
         class: "primary",
         "data-testid": "bq-judge-confirm",
@@ -347,13 +350,16 @@ export function createGameView(root, ctx) {
           for (const [s, val] of Object.entries(ui.overrides)) overrides[String(s)] = val;
           send({ type: "judge", overrides });
         },
-      }, T("bq.confirm")));
+      }, T("bq.confirm"))));
     } else if (v.phase === "judge") {
       add(box, h("p", { class: "bq-muted" }, T("bq.checking", { name: name(v.genius) })));
     } else if (v.phase === "dispute") {
       add(box, h("p", { class: "bq-muted" }, T("bq.dispute_hint")));
       if (me() !== null && v.to_act.includes(me()) && ctx.send && ctx.mode !== "replay") {
-        add(box, h("button", { type: "button", class: "primary", "data-testid": "bq-dispute-done", disabled: !canAct(), onclick: () => send({ type: "agree" }) }, T("bq.dispute_done")));
+        add(box, h("div", { class: "bq-buttons action-bar" }, ...disputes,
+          h("button", { type: "button", class: "primary", "data-testid": "bq-dispute-done", disabled: !canAct(), onclick: () => send({ type: "agree" }) }, T("bq.dispute_done"))));
+      } else if (disputes.length) {
+        add(box, h("div", { class: "bq-buttons action-bar" }, ...disputes));
       }
     }
     return box;
@@ -372,7 +378,7 @@ export function createGameView(root, ctx) {
     if (!v.accusations.length) add(made, h("li", { class: "bq-muted" }, T("bq.none_yet")));
     add(box, made);
     if (me() !== null && v.accuser === me() && ctx.send && ctx.mode !== "replay") {
-      const buttons = h("div", { class: "bq-buttons" });
+      const buttons = h("div", { class: "bq-buttons action-bar" });
       for (const t of v.accuse_targets) {
         add(buttons, h("button", { type: "button", class: "bq-pawn-btn", "data-testid": `bq-accuse-${t}`, disabled: !canAct(), onclick: () => send({ type: "accuse", target: t }) }, `◆ ${T("bq.is_idiot", { name: name(t) })}`));
       }

@@ -235,7 +235,7 @@ export function createGameView(root, ctx) {
     box.append(
       h(
         "div",
-        { class: "gi-actions" },
+        { class: "gi-actions action-bar" },
         h("button", { type: "button", class: "gi-secondary", "data-testid": "gi-prepare-clear", onclick: () => { ui.answer = null; ui.hints = []; ui.pickMode = "answer"; render(); } }, T("gi.clear")),
         h(
           "button",
@@ -334,7 +334,7 @@ export function createGameView(root, ctx) {
       box.append(
         h(
           "div",
-          { class: "gi-actions" },
+          { class: "gi-actions action-bar" },
           h("button", { type: "button", class: "gi-primary", "data-testid": "gi-order-submit", disabled: Boolean(ui.pending), onclick: () => send({ type: "order", hints: ui.orderDraft.slice() }) }, ui.pending ? T("gi.sending") : T("gi.send_order")),
         ),
       );
@@ -421,7 +421,8 @@ export function createGameView(root, ctx) {
     box.append(grid);
     if (v.phase === "guess" && v.roles[me] === "solver") {
       const left = v.chances[me];
-      const bar = h("div", { class: "gi-actions gi-guess-bar" }, h("span", { class: "gi-chances", "data-testid": "gi-chances" }, T(left === 1 ? "gi.chance_left" : "gi.chances_left", { n: left })));
+      // on a phone the bar with Guess and Pass is fixed at the bottom of the screen (.action-bar)
+      const bar = h("div", { class: `gi-actions gi-guess-bar${guessing ? " action-bar" : ""}` }, h("span", { class: "gi-chances", "data-testid": "gi-chances" }, T(left === 1 ? "gi.chance_left" : "gi.chances_left", { n: left })));
       if (guessing) {
         bar.append(
           h("button", { type: "button", class: "gi-primary", "data-testid": "gi-guess-confirm", disabled: !ui.picked || Boolean(ui.pending), onclick: () => send({ type: "guess", card: ui.picked }, { kind: "guess", card: ui.picked }) }, ui.pending && ui.pending.kind === "guess" ? T("gi.sending") : ui.picked ? T("gi.guess_word", { word: ui.picked }) : T("gi.tap_to_guess")),

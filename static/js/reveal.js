@@ -15,8 +15,10 @@ export function revealScreen({ title, body, toAct, seat, deadline = null, onRead
   const others = toAct.filter((s) => s !== seat).map((s) => nameOf(s));
   const parts = [el("h2", { class: "reveal-title", "data-testid": "reveal-title", tabindex: "-1" }, title), body];
   if (mine) {
-    parts.push(el("button", { type: "button", class: "primary", "data-testid": "reveal-continue", disabled: sending,
-      onclick: () => onReady() }, sending ? t("reveal.sending") : t("reveal.continue")));
+    // in the phone's bar at the bottom of the screen (.action-bar, static/app.css)
+    parts.push(el("div", { class: "reveal-actions action-bar" }, el("button", { type: "button", class: "primary",
+      "data-testid": "reveal-continue", disabled: sending, onclick: () => onReady() },
+    sending ? t("reveal.sending") : t("reveal.continue"))));
   } else {
     const text = others.length ? t("reveal.waiting_for", { names: others.join(", ") }) : t("reveal.next_starting");
     parts.push(el("p", { class: "reveal-waiting", "data-testid": "reveal-waiting" }, text));

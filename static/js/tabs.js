@@ -25,6 +25,7 @@ export function createRoomTabs(roomEl, bar) {
   }
   for (const b of buttons) b.addEventListener("click", () => show(b.dataset.tab));
   show("room");
+  keepActionBar(roomEl);
 
   return {
     show,
@@ -43,4 +44,34 @@ export function createRoomTabs(roomEl, bar) {
       paintBadge();
     },
   };
+}
+
+// A game's primary control sits in a bar fixed at the bottom of a phone's screen (.action-bar,
+// static/app.css). Two CSS variables keep it usable: --keyboard on <html>, how far the
+// on-screen keyboard covers the bottom of the page (a browser that does not shrink the page
+// for the keyboard would hide the bar, and the answer box in it, behind the keys), and
+// --action-bar on the room, the bar's height, which the game area keeps free below the board.
+function keepActionBar(roomEl) {
+  const vv = window.visualViewport;
+  const html = document.documentElement;
+  if (vv) {
+    const lift = () => {
+      const covered = Math.max(0, Math.round(html.clientHeight - vv.height - vv.offsetTop));
+      html.style.setProperty("--keyboard", `${covered}px`);
+    };
+    vv.addEventListener("resize", lift);
+    vv.addEventListener("scroll", lift);
+    lift();
+  }
+  let queued = false;
+  const measure = () => {
+    queued = false;
+    const bar = roomEl.querySelector(".action-bar");
+    const height = bar ? bar.getBoundingClientRect().height : 0;
+    if (height) roomEl.style.setProperty("--action-bar", `${Math.ceil(height)}px`);
+  };
+  // games rebuild their board on every update: measure once per frame after a change
+  new MutationObserver(() => {
+    if (!queued) { queued = true; requestAnimationFrame(measure); }
+  }).observe(roomEl, { childList: true, subtree: true });
 }
