@@ -129,6 +129,15 @@ async def test_nobody_may_join_under_a_name_that_looks_like_a_present_members(
     assert r.status_code == 409 and r.json()["code"] == "name_taken"
 
 
+async def test_bots_get_friendly_names_that_look_like_nobody_present(client: httpx.AsyncClient) -> None:
+    """A bot is called by a friendly name, never by its kind ("Search bot 1"), and never by a
+    name that looks like one already in the room (here a person called "pixel")."""
+    room = await create(client, "pixel")
+    rid, auth = room["room_id"], bearer(room["token"])
+    names = [(await client.post(f"/api/rooms/{rid}/bots", json={}, headers=auth)).json()["name"] for _ in range(2)]
+    assert names == ["Gizmo", "Sprocket"]
+
+
 async def test_names_of_any_script_that_look_like_nobody_present_are_welcome(client: httpx.AsyncClient) -> None:
     room = await create(client, "Host")
     invite = room["invite_url"].rsplit("/", 1)[1]
@@ -280,7 +289,7 @@ async def test_rematch_starts_a_new_game_with_the_same_players(client: httpx.Asy
     snap = (await client.get(f"/api/rooms/{rid}")).json()
     assert snap["status"] == "playing" and [s["name"] for s in snap["seats"]] == [
         "Ada",
-        "Smart bot 1",
+        "Pixel",
     ]
 
 

@@ -726,7 +726,7 @@ class RoomService:
                 label = clean_name(name)
                 check_name_free(label, present)
             else:
-                label = _bot_name(bots[bot_id].label, present)
+                label = _bot_name(present)
             member = Member(room_id=room.id, name=label, seat=len(seated), bot=bot_id)
             self.s.add(member)
             await self.s.flush()
@@ -1126,11 +1126,19 @@ def _new_seat(member_id: int, name: str, bot: str | None, away_by: str | None, e
     return {"name": name, "member_id": member_id, "bot": bot}
 
 
-def _bot_name(label: str, present: list[str]) -> str:
-    """A name for a new bot that looks like no name in the room."""
+# what bots are called, in the order they join: friendly names, not the kind of bot (the seat
+# list marks a bot as one); more than a table has seats, so a person's own name never blocks them
+BOT_NAMES = ("Pixel", "Gizmo", "Sprocket", "Widget", "Zippy", "Bolt", "Chip", "Sparky", "Nova", "Cog", "Dot", "Beep")
+
+
+def _bot_name(present: list[str]) -> str:
+    """A friendly name for a new bot that looks like no name in the room."""
     taken = {name_skeleton(n) for n in present}
-    for i in range(1, 100):
-        name = f"{label} bot {i}"
+    for name in BOT_NAMES:
         if name_skeleton(name) not in taken:
             return name
-    return f"{label} bot"
+    for i in range(2, 100):
+        name = f"{BOT_NAMES[0]} {i}"
+        if name_skeleton(name) not in taken:
+            return name
+    return BOT_NAMES[0]
