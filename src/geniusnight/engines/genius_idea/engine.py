@@ -10,15 +10,20 @@ from itertools import combinations, permutations
 from typing import Any
 
 from ..base import (
+    DEFAULT_LANGUAGE,
+    LANGUAGE_OPTION,
     BotSpec,
     GameInfo,
     IllegalAction,
     OptionSpec,
     Rng,
     check,
+    content_languages,
     is_int,
     is_seat,
+    language_option,
     option_bool,
+    option_language,
     option_seat,
     require_type,
 )
@@ -26,14 +31,15 @@ from . import bots, rules, view
 from .rules import HINTS, State, jcopy, next_state
 from .similarity import builtin_words
 
-OPTION_NAMES = ("mode", "words", "shuffle", "first_riddler")
+OPTION_NAMES = ("mode", "words", "shuffle", "first_riddler", LANGUAGE_OPTION)
+LANGUAGES = content_languages(__package__)  # the built-in decks: content/<language>/
 MODES = ("competitive", "coop")
 MODE_CHOICES = ("auto", *MODES)  # "auto": by the number of players (2 -> coop, else competitive)
 MODE_RANGE = {"competitive": (3, 6), "coop": (2, 2)}
 MAX_WORD_LEN = 40
 STATE_KEYS = frozenset(
     (
-        "players", "mode", "shuffle", "first_riddler", "rounds_total", "rng", "supply", "discards",
+        "players", "mode", "language", "shuffle", "first_riddler", "rounds_total", "rng", "supply", "discards",
         "hands", "riddles", "preparing", "phase", "round", "cur", "scores", "history", "winners",
         "ready",
     )
@@ -73,23 +79,28 @@ class GeniusIdeaEngine:
                 "choice",
                 "auto",
                 "Mode",
-                "competitive: 3-6 players; coop: 2 players, 4 rounds, win with more than 15; "
-                "auto: co-op for 2 players, else competitive.",
+                "Competitive: 3 to 6 players, each playing for themselves. Co-op: 2 players team up "
+                "for 4 rounds and win together with more than 15 points. Automatic: co-op for 2 "
+                "players, otherwise competitive.",
                 choices=MODE_CHOICES,
             ),
+            language_option(LANGUAGES),
             OptionSpec("shuffle", "bool", True, "Shuffle the deck", advanced=True),
-            OptionSpec("first_riddler", "seat", 0, "First Riddler", "The seat that is Riddler in round 1."),
+            OptionSpec("first_riddler", "seat", 0, "First Riddler", "Who makes the riddle in round 1."),
             OptionSpec(
                 "words",
                 "json",
                 None,
                 "Custom deck",
-                "A list of unique words (25 per player competitive, 100 co-op). Default: 243 English words.",
+                "Your own word cards: a list of different words (about 25 per player for a competitive "
+                "game, 100 for co-op). Without one, the game uses its 243 built-in English words.",
                 advanced=True,
             ),
         ),
         bots=(
-            BotSpec("random", "Random", "Random legal moves; as a Solver guesses or passes at random."),
+            BotSpec(
+                "random", "Random", "Plays any allowed move at random; as a Solver it guesses or passes by chance."
+            ),
             BotSpec(
                 "easy",
                 "Easy",
@@ -108,10 +119,10 @@ class GeniusIdeaEngine:
         ),
         default_bot="sharp",
         timed_phases={
-            "prepare": "the engine prepares a riddle (the bots' riddle) for every seat that has not",
+            "prepare": "the game makes a riddle for everyone who has not finished theirs",
             "reveal": "a random unrevealed hint is revealed",
             "order": "the revealed hints keep their current order",
-            "guess": "every Solver still to act passes (with all 5 hints out the round ends unsolved)",
+            "guess": "every Solver who has not guessed yet passes (once all 5 hints are out, nobody solves the round)",
             "results": "the next round starts for everyone",
         },
         default_time_limits={"results": 12},
@@ -167,6 +178,7 @@ class GeniusIdeaEngine:
             )
         if players is not None:
             check(2 <= players <= 6, "bad_option", "Genius Idea needs 2-6 players.")
+        language = option_language(options, LANGUAGES)
         shuffle = option_bool(options, "shuffle", True)
         first = option_seat(options, "first_riddler", players)
         if players is None:
@@ -192,13 +204,22 @@ class GeniusIdeaEngine:
                 ),
             )
             words = deck
-        return {"mode": mode or "auto", "words": words, "shuffle": shuffle, "first_riddler": first}
+        return {
+            "mode": mode or "auto",
+            "words": words,
+            "shuffle": shuffle,
+            "first_riddler": first,
+            LANGUAGE_OPTION: language,
+        }
 
     def setup(self, players: int, options: Mapping[str, Any] | None = None, seed: int = 0) -> State:
         check(is_int(players), "bad_option", "players must be a whole number.")
         opts = self.validate_options(players, options or {})
-        deck = list(opts["words"]) if opts["words"] is not None else list(builtin_words())
-        return rules.new_game(players, opts["mode"], deck, opts["shuffle"], opts["first_riddler"], Rng.from_seed(seed))
+        language = opts[LANGUAGE_OPTION]
+        deck = list(opts["words"]) if opts["words"] is not None else list(builtin_words(language))
+        return rules.new_game(
+            players, opts["mode"], language, deck, opts["shuffle"], opts["first_riddler"], Rng.from_seed(seed)
+        )
 
     # --- queries --------------------------------------------------------------------------
 
@@ -258,7 +279,7 @@ class GeniusIdeaEngine:
         # engine (which sees both) makes it rather than rules.timeout.
         if state["phase"] == "prepare":
             for seat in sorted(state["preparing"]):
-                answer, hints = bots.best_riddle(state["hands"][seat])
+                answer, hints = bots.best_riddle(state["hands"][seat], state["language"])
                 rules.prepare(state, seat, answer, hints)
         else:
             rules.timeout(state)
@@ -296,7 +317,10 @@ class GeniusIdeaEngine:
         return jcopy(state)
 
     def load(self, data: Mapping[str, Any]) -> State:
-        if not isinstance(data, Mapping) or set(data) != STATE_KEYS:
+        # Games stored before the language option have no "language": they were English.
+        if isinstance(data, Mapping) and LANGUAGE_OPTION not in data:
+            data = {**data, LANGUAGE_OPTION: DEFAULT_LANGUAGE}
+        if not isinstance(data, Mapping) or set(data) != STATE_KEYS or data[LANGUAGE_OPTION] not in LANGUAGES:
             raise IllegalAction("bad_state", "That is not a Genius Idea state.")
         try:
             return jcopy(dict(data))

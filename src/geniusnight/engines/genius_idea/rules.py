@@ -108,13 +108,18 @@ def roles_for(state: State, round_index: int) -> list[str]:
     return roles
 
 
-def new_game(players: int, mode: str, deck: list[str], shuffle: bool, first_riddler: int, rng: Rng) -> State:
+def new_game(
+    players: int, mode: str, language: str, deck: list[str], shuffle: bool, first_riddler: int, rng: Rng
+) -> State:
+    """A new game dealt from ``deck``; ``language`` is the room's content language, whose
+    tables the bots read the words with."""
     if shuffle:
         rng.shuffle(deck)
     hands = [deck[i * HAND_SIZE : (i + 1) * HAND_SIZE] for i in range(players)]
     state: State = {
         "players": players,
         "mode": mode,
+        "language": language,
         "shuffle": shuffle,
         "first_riddler": first_riddler,
         "rounds_total": rounds_for(mode, players),
