@@ -61,6 +61,7 @@ const socket = new RoomSocket(roomId, {
   state: inOrder((frame) => showState(frame)),
   chat: inOrder((frame) => { addChat(frame); tabs.message(); }),
   error: inOrder((frame) => {
+    if (frame.code === "chat_muted" && you) { you.muted = true; renderMuted(); }
     if (frame.code === "not_member") {
       $("game-area").replaceChildren(el("p", {}, t("room.not_member")));
       $("conn").dataset.state = "closed";
@@ -99,9 +100,12 @@ function setRoom(next) {
   $("invite-url").value = `${location.origin}${room.invite_path}`;
   renderParty();
   $("spectators").textContent = room.spectators ? t("room.spectators", { n: room.spectators }) : "";
+  $("locked-note").hidden = !room.locked;
   renderSeats();
   renderAway();
   renderHostControls();
+  renderMuted();
+  refreshMembers();
   const replay = $("replay-link");
   replay.hidden = !(room.status === "finished" && room.game_id);
   if (!replay.hidden) replay.querySelector("a").href = `/r/${roomId}/replay/${room.game_id}`;
@@ -109,17 +113,19 @@ function setRoom(next) {
 
 // The party night: the room code and the invite's QR code for friends in the same room, and,
 // for the host, the code's switch and the shared screen's link.
-let qrFor = null; // the room whose QR code the page shows
+let qrFor = null; // the invite whose QR code the page shows
+let qrLoads = 0;
 let screenFor = null; // the room whose screen link the page holds
 function renderParty() {
   $("room-code").textContent = room.code ? `${room.code.slice(0, 3)} ${room.code.slice(3)}` : "";
   $("room-code").classList.toggle("off", !room.code_open);
   $("code-off-note").hidden = room.code_open;
-  if (qrFor !== roomId && you) {
-    qrFor = roomId;
+  if (qrFor !== room.invite_path && you) {
+    // a new invite link makes a new QR code (the counter makes the browser fetch it again)
+    qrFor = room.invite_path;
     const img = $("invite-qr");
     img.addEventListener("load", () => { img.hidden = false; }, { once: true });
-    img.src = `/api/rooms/${encodeURIComponent(roomId)}/qr.svg`;
+    img.src = `/api/rooms/${encodeURIComponent(roomId)}/qr.svg?n=${++qrLoads}`;
   }
   const host = !!(you && you.host);
   $("code-switch-row").hidden = !host || room.status === "closed";
@@ -150,7 +156,12 @@ function renderSeats() {
         onclick: () => hostCall("POST", `/api/rooms/${roomId}/seats/${s.seat}/bot`).catch(() => {}) }, t("seat.bot_takes_over")));
       if (!playing || person) actions.push(el("button", { type: "button", "data-testid": `kick-${s.seat}`,
         title: playing ? t("seat.remove_title_playing") : t("seat.remove_title"),
-        onclick: () => hostCall("DELETE", `/api/rooms/${roomId}/seats/${s.seat}`).catch(() => {}) }, t("seat.remove")));
+        onclick: () => {
+          if (!confirm(t("mod.remove_confirm", { name: s.name }))) return;
+          hostCall("DELETE", `/api/rooms/${roomId}/seats/${s.seat}`).catch(() => {});
+        } }, t("seat.remove")));
+      const member = memberAt(s.seat);
+      if (member && !member.bot) actions.push(muteButton(member, `mute-${s.seat}`));
       if (!s.bot) actions.push(el("button", { type: "button", "data-testid": `make-host-${s.seat}`,
         onclick: () => hostCall("POST", `/api/rooms/${roomId}/host`, { seat: s.seat }).catch(() => {}) }, t("seat.make_host")));
     }
@@ -159,11 +170,62 @@ function renderSeats() {
       el("span", { class: "name" }, s.name),
       s.away ? el("span", { class: "badge", "data-testid": `away-${s.seat}`, title: t("seat.away_title") }, t("seat.away")) : s.bot ? el("span", { class: "badge" }, t("seat.bot")) : null,
       s.host ? el("span", { class: "badge" }, t("seat.host")) : null,
+      host && memberAt(s.seat)?.muted ? el("span", { class: "badge", "data-testid": `muted-${s.seat}` }, t("mod.muted")) : null,
       mine ? el("span", { class: "badge" }, t("seat.you")) : null,
       // the host's buttons on a line of their own, so the name they act on is never squeezed out
       actions.length ? el("span", { class: "seat-actions" }, ...actions) : null);
   });
   $("seats").replaceChildren(...items);
+}
+
+// The host's view of everyone in the room (GET .../members): spectators by name, who is
+// muted, each seat's member. Read again when the seats or the spectators change, and after
+// each of the host's moderation steps.
+let members = [];
+let membersKey = "";
+const memberAt = (seat) => members.find((m) => m.seat === seat) || null;
+async function refreshMembers(force = false) {
+  const host = !!(you && you.host) && room.status !== "closed";
+  const key = JSON.stringify([host, room.status, room.spectators, room.seats.map((s) => [s.name, s.bot])]);
+  if (!force && key === membersKey) return;
+  membersKey = key;
+  if (!host) { members = []; renderSpectators(); return; }
+  try {
+    members = await api("GET", `/api/rooms/${encodeURIComponent(roomId)}/members`);
+  } catch { membersKey = ""; return; }
+  renderSeats();
+  renderSpectators();
+}
+
+function muteButton(member, testid) {
+  return el("button", { type: "button", "data-testid": testid, "aria-pressed": member.muted ? "true" : "false",
+    onclick: () => hostCall("POST", `/api/rooms/${roomId}/members/${member.member_id}/mute`, { muted: !member.muted })
+      .then(() => refreshMembers(true)).catch(() => {}) }, member.muted ? t("mod.unmute") : t("mod.mute"));
+}
+
+function renderSpectators() {
+  const watching = members.filter((m) => m.seat === null);
+  const host = !!(you && you.host);
+  $("spectator-box").hidden = !host || !watching.length;
+  $("spectators").hidden = host && watching.length > 0; // the host sees the names instead of the count
+  $("spectator-list").replaceChildren(...(host ? watching : []).map((m) => el("li", { "data-member": m.member_id },
+    el("span", { class: `online ${m.online ? "on" : ""}`, title: m.online ? t("seat.online") : t("seat.offline") }),
+    el("span", { class: "name" }, m.name),
+    m.muted ? el("span", { class: "badge" }, t("mod.muted")) : null,
+    el("span", { class: "seat-actions" },
+      muteButton(m, `mute-member-${m.member_id}`),
+      el("button", { type: "button", "data-testid": `remove-member-${m.member_id}`, title: t("seat.remove_title"),
+        onclick: () => {
+          if (!confirm(t("mod.remove_confirm", { name: m.name }))) return;
+          hostCall("DELETE", `/api/rooms/${roomId}/members/${m.member_id}`).then(() => refreshMembers(true)).catch(() => {});
+        } }, t("seat.remove"))))));
+}
+
+// A muted member's page says so, and its chat box rests.
+function renderMuted() {
+  const muted = !!(you && you.muted);
+  $("muted-note").hidden = !muted;
+  $("chat-input").disabled = muted;
 }
 
 // Your own seat: let a bot play it while you are away, and take it back.
@@ -201,6 +263,7 @@ function renderHostControls() {
   $("next-game-text").textContent = host ? t("room.host_finished") : note.textContent;
   $("next-game-rematch").hidden = !host;
   if (box.hidden) return;
+  $("lock-switch").checked = !!room.locked;
   const lobby = room.status === "lobby";
   $("start").hidden = !lobby;
   $("rematch").hidden = room.status !== "finished";
@@ -260,6 +323,16 @@ async function hostCall(method, path, body) {
   catch (err) { showRoomError(errorText(err)); throw err; }
 }
 
+$("lock-switch").addEventListener("change", (e) => {
+  hostCall("POST", `/api/rooms/${roomId}/lock`, { locked: e.target.checked }).catch(() => { e.target.checked = !e.target.checked; });
+});
+$("new-invite").addEventListener("click", async () => {
+  if (!confirm(t("mod.new_invite_confirm"))) return;
+  try {
+    await hostCall("POST", `/api/rooms/${roomId}/invite`);
+    toast(t("mod.new_invite_done"));
+  } catch { /* shown in room-error */ }
+});
 $("add-bot").addEventListener("click", () => hostCall("POST", `/api/rooms/${roomId}/bots`, { bot: $("bot-kind").value }).catch(() => {}));
 $("start").addEventListener("click", () => hostCall("POST", `/api/rooms/${roomId}/start`).catch(() => {}));
 $("rematch").addEventListener("click", async () => {
