@@ -36,7 +36,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=40)
     parser.add_argument("--old", help="another judge.py to time alongside")
     args = parser.parse_args()
-    bank = json.loads(resources.files("geniusnight.engines.brainiac").joinpath("data/questions.json").read_text())
+    bank = json.loads(resources.files("geniusnight.engines.brainiac").joinpath("content/en/questions.json").read_text())
     questions = [(q["q"], q["a"], q.get("d", [])) for card in bank["cards"] for q in card["questions"]]
     calls = [(text, a, q) for q, a, d in questions for text in (*a, *d)]
     start = time.perf_counter()

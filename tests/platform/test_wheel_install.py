@@ -62,6 +62,9 @@ def test_installed_wheel_serves_pages_static_files_and_migrations_from_any_direc
                 assert time.monotonic() < deadline, "server did not start in 30 s"
                 time.sleep(0.1)
         assert games.status_code == 200 and games.json()
+        brainiac = next(g for g in games.json() if g["id"] == "brainiac")
+        language = next(o for o in brainiac["options"] if o["name"] == "language")
+        assert language["choices"] == ["en", "de"]  # the question banks ship, a folder per language
         page = httpx.get(f"{base}/", timeout=5)
         assert page.status_code == 200 and "<html" in page.text.lower()
         german = httpx.get(f"{base}/", headers={"Accept-Language": "de"}, timeout=5)  # the catalogs ship too

@@ -32,7 +32,7 @@ def bank() -> list[tuple[str, str, list[str]]]:
 
 
 def raw_bank() -> list[dict[str, Any]]:
-    raw = json.loads(resources.files("geniusnight.engines.brainiac").joinpath("data/questions.json").read_text())
+    raw = json.loads(resources.files("geniusnight.engines.brainiac").joinpath("content/en/questions.json").read_text())
     cards: list[dict[str, Any]] = raw["cards"]
     return cards
 

@@ -524,7 +524,7 @@ def test_german_judge(text: str, accepted: list[str], verdict: bool) -> None:
     assert judge(text, accepted, language="de") is verdict
 
 
-GERMAN_BANK = Path(__file__).parents[3] / "src/geniusnight/engines/brainiac/data/de/questions.json"
+GERMAN_BANK = Path(__file__).parents[3] / "src/geniusnight/engines/brainiac/content/de/questions.json"
 
 
 def test_german_near_misses_that_are_answers_of_the_german_bank_are_wrong() -> None:

@@ -93,7 +93,7 @@ def test_builtin_answers_are_non_empty_short_and_distinct() -> None:
 def test_builtin_file_matches_its_documented_format() -> None:
     from importlib import resources
 
-    raw = resources.files("geniusnight.engines.brainiac").joinpath("data").joinpath("questions.json").read_bytes()
+    raw = resources.files("geniusnight.engines.brainiac").joinpath("content", "en", "questions.json").read_bytes()
     doc = json.loads(raw)
     assert doc["version"] == 1
     assert [c["id"] for c in doc["cards"]] == list(range(1, 181))

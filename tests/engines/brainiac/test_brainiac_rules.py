@@ -546,7 +546,13 @@ def test_an_uploaded_pack_is_the_cards_option_and_no_other_name_is_taken() -> No
 def test_validated_options_validate_to_themselves() -> None:
     opts = E.validate_options(4, {"cards": make_cards(8), "whoami": ["idiot"] * 5, "first_genius": 2})
     assert E.validate_options(4, opts) == opts
-    assert E.validate_options(None, {}) == {"cards": None, "whoami": None, "shuffle": True, "first_genius": 0}
+    assert E.validate_options(None, {}) == {
+        "cards": None,
+        "whoami": None,
+        "shuffle": True,
+        "first_genius": 0,
+        "language": "en",
+    }
 
 
 def test_a_given_whoami_deck_is_shuffled_unless_shuffle_is_false() -> None:

@@ -32,11 +32,11 @@ import math
 import re
 from collections import Counter
 from functools import cache
-from importlib import resources
 from typing import Any, NamedTuple
 
 from ..base import Rng
-from .cards import IDIOT, State, card_count, card_questions, known_others, question_decoys
+from . import packs
+from .cards import IDIOT, State, card_count, card_questions, known_others, language, question_decoys
 from .judge import asks_for_person, judge, normalise
 from .rules import accepted_answers
 from .view import seat_view, shared_view
@@ -45,6 +45,8 @@ RIGHT_BY_LEVEL = (0.85, 0.65, 0.45, 0.25)
 FRAME_WEIGHT = 3.0  # a shared answer kind ("which painter") counts triple
 CATEGORY_BONUS = 4.0  # built-in bank: a question of the same category, as much as a rare shared word
 KIND_BONUS = 20.0  # a question asking for the same kind of answer (a country, a drink, a person) beats any words
+# the last resort of a bot that finds no wrong answer, in the game's language
+NO_IDEA = {"en": "I don't know", "de": "Weiß ich nicht"}
 
 
 def choose(state: State, seat: int, bot: str, seed: int) -> dict[str, Any]:
@@ -89,16 +91,16 @@ def _answer(state: State, right: bool, rng: Rng) -> str:
 def wrong_answer(state: State, question: str, accepted: list[str], rng: Rng, decoys: list[str] | None = None) -> str:
     """A wrong answer to ``question`` that a person might give, checked with the judge: one of
     its ``decoys`` (in random order) when the pack gives any, else :func:`_near_misses`."""
-    others = known_others(state)
+    others, lang = known_others(state), language(state)
     for guess in rng.shuffled(decoys or []):
-        if not judge(guess, accepted, question, others=others):
+        if not judge(guess, accepted, question, lang, others):
             return guess
     entries = _index(state).entries
     fallback = [rng.choice(entries)[3] for _ in range(8)]  # for a question like no other
     for guess in [*_near_misses(state, question, accepted, rng), *fallback]:
-        if not judge(guess, accepted, question, others=others):
+        if not judge(guess, accepted, question, lang, others):
             return guess
-    return "I don't know"
+    return NO_IDEA.get(lang, NO_IDEA["en"])
 
 
 def _near_misses(state: State, question: str, accepted: list[str], rng: Rng) -> list[str]:
@@ -258,13 +260,13 @@ def _index(state: State) -> Index:
     ("capital", "telephone") says more than a common one ("who"). The built-in bank's index is
     built once."""
     if state["cards"] is None:
-        return _builtin_index()
+        return _builtin_index(language(state))
     return _build_index([(q, a, None) for card in range(card_count(state)) for q, a in card_questions(state, card)])
 
 
 @cache
-def _builtin_index() -> Index:
-    raw = json.loads(resources.files(__package__).joinpath("data/questions.json").read_text(encoding="utf-8"))
+def _builtin_index(lang: str) -> Index:
+    raw = json.loads(packs.bank_file(lang).read_text(encoding="utf-8"))
     return _build_index([(q["q"], q["a"], card["category"]) for card in raw["cards"] for q in card["questions"]])
 
 

@@ -8,10 +8,22 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
-from ..base import BotSpec, GameInfo, IllegalAction, OptionSpec, Rng, check, is_int, is_seat, require_type
+from ..base import (
+    BotSpec,
+    GameInfo,
+    IllegalAction,
+    OptionSpec,
+    Rng,
+    check,
+    is_int,
+    is_seat,
+    language_option,
+    option_language,
+    require_type,
+)
 from . import packs, rules, view
 from .bots import choose
-from .cards import BRAINIAC, IDIOT, MAX_WHOAMI, OPTION_NAMES, State, _validate_cards
+from .cards import BRAINIAC, IDIOT, MAX_WHOAMI, OPTION_NAMES, State, validate_cards_option
 
 
 class BrainiacEngine:
@@ -24,22 +36,25 @@ class BrainiacEngine:
         max_players=6,
         summary="Trivia with hidden identities: IDIOTs must answer wrong and hope nobody notices.",
         options=(
-            OptionSpec("first_genius", "seat", 0, "First Genius", "The seat that asks the first question."),
+            language_option(packs.LANGUAGES),
+            OptionSpec("first_genius", "seat", 0, "First Genius", "Who asks the first question."),
             OptionSpec("shuffle", "bool", True, "Shuffle the decks", advanced=True),
             OptionSpec(
                 "cards",
                 "json",
                 None,
                 "Question pack",
-                "Custom trivia cards: each a list of 4 {q, a} questions, easy to hard "
-                "(JSON or CSV upload; see the rules page). Empty: the built-in 180 cards.",
+                "Your own trivia cards, each with 4 questions and their answers from easy to hard. "
+                "Upload a JSON or CSV file (the rules page shows how). Without one, the game uses its "
+                "180 built-in cards.",
             ),
             OptionSpec(
                 "whoami",
                 "json",
                 None,
-                "Fixed WHOAMI deck",
-                'A list of "idiot"/"brainiac" in deal order (default: 12 IDIOT + 48 Brainiac).',
+                "Secret cards in a fixed order",
+                'The secret cards in the order they are dealt: a list of "idiot" and "brainiac". '
+                "Without it, 12 IDIOT and 48 Brainiac cards are shuffled.",
                 advanced=True,
             ),
         ),
@@ -60,7 +75,7 @@ class BrainiacEngine:
             "trade": "everyone who has not decided keeps their card",
             "ask": "the Genius asks the first unasked question of their card",
             "answer": "missing answers count as blank (wrong)",
-            "judge": "the engine's verdicts are confirmed",
+            "judge": "the game's own verdicts stand",
             "dispute": "the verdicts stand but those a majority has disputed so far",
             "accuse": "the current accuser accuses no one",
             "results": "the next round starts for everyone",
@@ -75,12 +90,14 @@ class BrainiacEngine:
         return (3, 6)
 
     def import_option(self, name: str, data: bytes, filename: str) -> Any:
-        """Read an uploaded question pack (JSON or CSV) for the ``cards`` option."""
+        """Read an uploaded question pack (JSON or CSV) for the ``cards`` option: its cards, or
+        ``{"language": ..., "cards": [...]}`` when the file declares its language."""
         check(name == "cards", "bad_option", f"Option {name!r} can't be loaded from a file.")
         try:
-            return packs.parse_pack(data, filename)
+            cards, language = packs.read_pack(data, filename)
         except packs.PackError as e:
             raise IllegalAction("bad_file", str(e)) from None
+        return cards if language is None else {"language": language, "cards": cards}
 
     def validate_options(self, players: int | None, options: Mapping[str, Any]) -> dict[str, Any]:
         check(isinstance(options, Mapping), "bad_option", "Options must be an object.")
@@ -100,10 +117,11 @@ class BrainiacEngine:
         check(is_int(first) and first >= 0, "bad_option", "Option 'first_genius' must be a seat number.")
         if players is not None:
             check(first < players, "bad_option", f"Option 'first_genius': there is no seat {first}.")
+        language = option_language(options, packs.LANGUAGES)
         raw_cards = options.get("cards")
-        cards = None
+        cards: Any = None
         if raw_cards is not None:
-            cards = _validate_cards(raw_cards)
+            cards, pack_language = validate_cards_option(raw_cards)
             need = 2 * (players if players is not None else 3)
             check(
                 len(cards) >= need,
@@ -112,6 +130,8 @@ class BrainiacEngine:
                 f"{'this table' if players is not None else 'the smallest table'} needs at least "
                 f"{need} (two per player, so that every trade gets a fresh card).",
             )
+            if pack_language is not None:
+                cards = {"language": pack_language, "cards": cards}
         whoami = options.get("whoami")
         if whoami is not None:
             check(
@@ -128,13 +148,18 @@ class BrainiacEngine:
                 f"Option 'whoami' needs at least {need} cards (one per player).",
             )
             whoami = list(whoami)
-        return {"cards": cards, "whoami": whoami, "shuffle": shuffle, "first_genius": first}
+        return {"cards": cards, "whoami": whoami, "shuffle": shuffle, "first_genius": first, "language": language}
 
     def setup(self, players: int, options: Mapping[str, Any] | None = None, seed: int = 0) -> State:
-        """A new game. State keys: see ``rules.py`` and docs/rules/brainiac.md."""
+        """A new game. State keys: see ``rules.py`` and docs/rules/brainiac.md. The questions
+        come from the room language's bank, or the custom pack; the judge reads the pack's
+        declared language, else the room's."""
         opts = self.validate_options(players, options or {})
+        cards, language = opts["cards"], opts["language"]
+        if isinstance(cards, dict):  # a pack that declares its language
+            cards, language = cards["cards"], cards["language"]
         return rules.new_game(
-            players, opts["cards"], opts["whoami"], opts["shuffle"], opts["first_genius"], Rng.from_seed(seed)
+            players, cards, opts["whoami"], opts["shuffle"], opts["first_genius"], language, Rng.from_seed(seed)
         )
 
     # --- queries --------------------------------------------------------------------------

@@ -59,9 +59,13 @@ from functools import lru_cache
 from rapidfuzz.distance import OSA
 
 __all__ = [
+    "LANGUAGES",
     *("allowed_edits", "asks_for_person", "german_number", "head_match", "judge", "known_answers"),
     *("normalise", "surname_match"),
 ]
+
+# the languages the judge reads, each with its own number words, articles and spellings
+LANGUAGES = ("en", "de")
 
 _UNITS = {
     "zero": 0,

@@ -5,11 +5,13 @@ A *card* is a list of exactly four questions, easy to hard; a *question* is
 gives plausible wrong answers (what the bots bluff with). Everything here returns cards in
 that normalised shape, freshly built, so callers may keep or change them freely.
 
-- :func:`load_builtin_cards` - the 180 built-in cards (``data/questions.json``).
+- :func:`load_builtin_cards` - the 180 built-in cards of a language
+  (``content/<language>/questions.json``; :data:`LANGUAGES` lists the languages).
 - :func:`validate_cards` - check and normalise cards given as Python data (the ``cards``
   room option, or a parsed pack).
 - :func:`parse_pack` - parse an uploaded JSON or CSV file (see
-  ``docs/rules/brainiac-question-packs.md``).
+  ``docs/rules/brainiac-question-packs.md``); :func:`pack_language` - the language a file
+  declares, if any.
 
 Every problem raises :class:`PackError` with a message a host can act on, naming the card and
 question (or the file line) at fault.
@@ -25,11 +27,16 @@ from __future__ import annotations
 import csv
 import io
 import json
-from functools import lru_cache
+from functools import cache
 from importlib import resources
+from importlib.resources.abc import Traversable
 from typing import Any
 
+from ..base import content_languages
+from .judge import LANGUAGES as JUDGE_LANGUAGES
+
 __all__ = [
+    "LANGUAGES",
     "MAX_ANSWERS",
     "MAX_ANSWER_LEN",
     "MAX_CARDS",
@@ -38,9 +45,13 @@ __all__ = [
     "MAX_QUESTION_LEN",
     "QUESTIONS_PER_CARD",
     "PackError",
+    "bank_file",
     "load_builtin_cards",
+    "pack_language",
     "parse_pack",
+    "read_pack",
     "validate_cards",
+    "validate_pack",
 ]
 
 QUESTIONS_PER_CARD = 4
@@ -52,6 +63,9 @@ MAX_DECOYS = 10
 MAX_PACK_BYTES = 1024 * 1024
 
 Card = list[dict[str, Any]]
+
+# the languages of the built-in banks: the folders of content/, English first
+LANGUAGES = content_languages(__name__.rpartition(".")[0])
 
 
 class PackError(ValueError):
@@ -195,22 +209,30 @@ def _validate_cards(cards: object, lines: list[list[int]] | None) -> list[Card]:
 # --------------------------------------------------------------------------- built-in bank
 
 
-@lru_cache(maxsize=1)
-def _builtin() -> tuple[tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...], ...]:
-    """The built-in bank, parsed and validated once, frozen so the cache cannot be altered:
-    (question, accepted answers, decoys) by card."""
-    raw = resources.files(__name__.rpartition(".")[0]).joinpath("data").joinpath("questions.json").read_bytes()
-    cards = parse_pack(raw, "questions.json")
+def bank_file(language: str) -> Traversable:
+    """The built-in bank of ``language`` (one of :data:`LANGUAGES`)."""
+    if language not in LANGUAGES:
+        raise ValueError(f"no built-in bank in {language!r}")
+    return resources.files(__name__.rpartition(".")[0]).joinpath("content", language, "questions.json")
+
+
+@cache
+def _builtin(language: str) -> tuple[tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...], ...]:
+    """The built-in bank of ``language``, parsed and validated once, frozen so the cache cannot
+    be altered: (question, accepted answers, decoys) by card."""
+    cards = parse_pack(bank_file(language).read_bytes(), f"content/{language}/questions.json")
     return tuple(tuple((q["q"], tuple(q["a"]), tuple(q.get("d", ()))) for q in card) for card in cards)
 
 
-def load_builtin_cards() -> list[Card]:
-    """The built-in cards in file order, each a list of 4 ``{"q": str, "a": [str, ...]}``
-    (with ``"d": [str, ...]`` where the bank gives decoys).
+def load_builtin_cards(language: str = "en") -> list[Card]:
+    """The built-in cards of ``language`` in file order, each a list of 4
+    ``{"q": str, "a": [str, ...]}`` (with ``"d": [str, ...]`` where the bank gives decoys).
 
     Parsed once and cached; every call returns fresh lists, so callers may change them.
     """
-    return [[{"q": q, "a": list(a), **({"d": list(d)} if d else {})} for q, a, d in card] for card in _builtin()]
+    return [
+        [{"q": q, "a": list(a), **({"d": list(d)} if d else {})} for q, a, d in card] for card in _builtin(language)
+    ]
 
 
 # --------------------------------------------------------------------------- uploaded packs
@@ -221,6 +243,17 @@ def parse_pack(data: bytes, filename: str) -> list[Card]:
 
     The format follows the file extension (``.json`` / ``.csv``); for any other name it is
     guessed from the first character (``[`` or ``{`` means JSON). Returns validated cards.
+    """
+    return read_pack(data, filename)[0]
+
+
+def read_pack(data: bytes, filename: str) -> tuple[list[Card], str | None]:
+    """:func:`parse_pack`, with the language the pack declares (a JSON object's ``"language"``,
+    a CSV ``language`` column), or None: the judge then reads its answers in the room's language.
+
+    >>> read_pack(b'{"language": "de", "cards": [[{"q": "2+2?", "a": "vier"}, {"q": "3+3?", "a": "sechs"},'
+    ...           b' {"q": "4+4?", "a": "acht"}, {"q": "5+5?", "a": "zehn"}]]}', "mathe.json")[1]
+    'de'
     """
     if not isinstance(data, (bytes, bytearray)):
         raise PackError("The pack must be uploaded as a file.")
@@ -243,31 +276,50 @@ def parse_pack(data: bytes, filename: str) -> list[Card]:
     return _parse_json(text, name) if is_json else _parse_csv(text, name)
 
 
-def _parse_json(text: str, name: str) -> list[Card]:
+def pack_language(value: object, where: str) -> str:
+    """Check a language a pack declares: one the judge reads (:data:`judge.LANGUAGES`)."""
+    if value not in JUDGE_LANGUAGES:
+        raise PackError(
+            f"{where}: the language {value!r} is not one the judge reads; use one of {', '.join(JUDGE_LANGUAGES)}."
+        )
+    return str(value)
+
+
+def _parse_json(text: str, name: str) -> tuple[list[Card], str | None]:
     try:
         doc = json.loads(text)
     except json.JSONDecodeError as e:
         raise PackError(f"{name}: invalid JSON at line {e.lineno}, column {e.colno}: {e.msg}.") from None
     except RecursionError:
         raise PackError(f"{name}: the JSON is nested too deeply.") from None
+    return validate_pack(doc, name)
+
+
+def validate_pack(doc: object, name: str) -> tuple[list[Card], str | None]:
+    """A pack as JSON data: a list of cards, or an object with ``"cards"`` and optionally
+    ``"version"`` (1) and ``"language"``; its cards normalised and its declared language."""
+    language = None
     if isinstance(doc, dict):
         if "version" in doc and doc["version"] != 1:
             raise PackError(f"{name}: unsupported pack version {doc['version']!r}; only version 1 is known.")
         if "cards" not in doc:
             raise PackError(f'{name}: a JSON object pack needs a "cards" list.')
+        if "language" in doc:
+            language = pack_language(doc["language"], name)
         doc = doc["cards"]
     elif not isinstance(doc, list):
         raise PackError(f'{name}: the JSON must be a list of cards or an object with "cards".')
-    return validate_cards(doc)
+    return validate_cards(doc), language
 
 
-_CSV_COLUMNS = ("card", "level", "question", "answers", "decoys")
+_CSV_COLUMNS = ("card", "level", "question", "answers", "decoys", "language")
 
 
-def _parse_csv(text: str, name: str) -> list[Card]:
+def _parse_csv(text: str, name: str) -> tuple[list[Card], str | None]:
     """CSV: header row naming ``question`` and ``answers`` (``|`` between answers), and
-    optionally ``card`` (rows sharing a value form one card), ``level`` (1-4, easy to hard) and
-    ``decoys`` (wrong answers for the bots, ``|`` between them).
+    optionally ``card`` (rows sharing a value form one card), ``level`` (1-4, easy to hard),
+    ``decoys`` (wrong answers for the bots, ``|`` between them) and ``language`` (the pack's
+    language, the same on every row that fills it).
     Without ``card``, every 4 consecutive rows form a card. Other columns are ignored.
     """
     reader = csv.reader(io.StringIO(text, newline=""))
@@ -300,6 +352,7 @@ def _parse_csv(text: str, name: str) -> list[Card]:
 
     # One record per row: (line, card label, level or None, question, answers, decoys)
     records: list[tuple[int, str | None, int | None, str, list[str], list[str]]] = []
+    languages: list[str] = []  # the one language the rows declare, if any
     for line, row in rows:
         if len(row) != len(header):
             raise PackError(
@@ -318,6 +371,12 @@ def _parse_csv(text: str, name: str) -> list[Card]:
         answers = [a.strip() for a in row[col_index["answers"]].split("|") if a.strip()]
         decoys = [d.strip() for d in row[col_index["decoys"]].split("|") if d.strip()] if "decoys" in col_index else []
         records.append((line, label, level, row[col_index["question"]], answers, decoys))
+        if "language" in col_index and row[col_index["language"]].strip():
+            declared = pack_language(row[col_index["language"]].strip(), f"{name}: line {line}")
+            if languages and declared not in languages:
+                raise PackError(f"{name}: line {line}: the language {declared!r} differs from {languages[0]!r} above.")
+            if not languages:
+                languages.append(declared)
 
     groups: list[list[tuple[int, str | None, int | None, str, list[str], list[str]]]] = []
     if "card" in col_index:
@@ -358,6 +417,6 @@ def _parse_csv(text: str, name: str) -> list[Card]:
         cards.append([{"q": rec[3], "a": rec[4], **({"d": rec[5]} if rec[5] else {})} for rec in group])
         lines.append([rec[0] for rec in group])
     try:
-        return _validate_cards(cards, lines)
+        return _validate_cards(cards, lines), (languages[0] if languages else None)
     except PackError as e:
         raise PackError(f"{name}: {e}") from None

@@ -2,8 +2,9 @@
 it is, the moves, scoring and the timeouts.
 
 The state is a plain JSON-safe dict (see :func:`new_game` for its keys). Custom question
-cards live in it under ``"cards"``; with the built-in bank ``"cards"`` is None and the bank is
-read from the package data, so states stay small. A move copies everything but the cards and
+cards live in it under ``"cards"``; with a built-in bank ``"cards"`` is None and the bank of
+the game's ``"language"`` is read from the package data (``content/<language>/``), so states
+stay small. A move copies everything but the cards and
 the finished rounds (which are never changed) and then changes the copy; a move within a
 phase (a trade decision, an answer, an accusation, a ready) copies only the list it changes.
 
@@ -38,6 +39,7 @@ from .cards import (
     card_questions,
     default_whoami,
     known_others,
+    language,
     rounds_for,
 )
 from .judge import judge
@@ -49,13 +51,16 @@ def new_game(
     whoami: list[str] | None,
     shuffle: bool,
     first_genius: int,
+    language: str,
     rng: Rng,
 ) -> State:
-    """A new game from checked options (``whoami`` None: the standard deck). State keys: see
-    the module docstring and docs/rules/brainiac.md."""
+    """A new game from checked options (``whoami`` None: the standard deck; ``cards`` None: the
+    built-in bank of ``language``, the language the judge reads). State keys: see the module
+    docstring and docs/rules/brainiac.md."""
     s: State = {
         "players": players,
         "cards": cards,
+        "language": language,
         "shuffle": shuffle,
         "first_genius": first_genius,
         "phase": "trade",
@@ -499,7 +504,7 @@ def _all_answered(s: State) -> None:
     others = known_others(s)
     for p in range(s["players"]):
         if p != s["genius"]:
-            s["engine_verdicts"][p] = judge(s["answers"][p], accepted, question, others=others)
+            s["engine_verdicts"][p] = judge(s["answers"][p], accepted, question, language(s), others)
     s["phase"] = "judge"
 
 

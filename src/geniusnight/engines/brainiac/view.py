@@ -13,7 +13,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..base import is_seat, seats_from, to_act_ops
-from .cards import IDIOT, ROUND_PHASES, State, card_entries
+from .cards import IDIOT, ROUND_PHASES, State, card_entries, language
 from .rules import NOT_ASKED, accuse_targets, dispute_targets, outcome, to_act
 
 
@@ -142,9 +142,9 @@ def seat_view(state: State, seat: int | None) -> dict[str, Any]:
         hand = s["hand"][me]
         asked = tuple(s["asked"].get(str(hand), NOT_ASKED))  # (questions_asked, without its copy)
         if s["cards"] is None:
-            v["card"] = _builtin_card(hand, asked, is_genius)
+            v["card"] = _builtin_card(language(s), hand, asked, is_genius)
         else:
-            v["card"] = _card(card_entries(s["cards"], hand), asked, is_genius)
+            v["card"] = _card(card_entries(s["cards"], hand, language(s)), asked, is_genius)
     if phase == "trade":
         v["trade"] = {
             "decided": [t is not None for t in s["trade"]],
@@ -159,7 +159,7 @@ def seat_view(state: State, seat: int | None) -> dict[str, Any]:
     v["identity"] = s["identity"][me] if me is not None else None
     v["my_answer"] = s["answers"][me] if me is not None else None
     if s["question"] is not None:
-        q, accepted = card_entries(s["cards"], s["hand"][g])[s["question"]]
+        q, accepted = card_entries(s["cards"], s["hand"][g], language(s))[s["question"]]
         v["question"] = {"index": s["question"], "level": s["question"] + 1, "q": q}
         if is_genius:
             v["question"]["a"] = list(accepted)
@@ -263,11 +263,11 @@ def _card(
 
 
 @lru_cache(maxsize=4096)
-def _builtin_card(hand: int, asked: tuple[bool, ...], is_genius: bool) -> list[dict[str, Any]]:
-    """``_card`` of a card of the built-in bank, made once for each way it can look: a
+def _builtin_card(lang: str, hand: int, asked: tuple[bool, ...], is_genius: bool) -> list[dict[str, Any]]:
+    """``_card`` of a card of the built-in bank of ``lang``, made once for each way it can look: a
     seat's card then stays the very same object from move to move, which the patch diff
     skips at once (comparing two equal cards cost a twentieth of a Brainiac move)."""
-    return _card(card_entries(None, hand), asked, is_genius)
+    return _card(card_entries(None, hand, lang), asked, is_genius)
 
 
 def idiots_seen(s: State) -> int:
