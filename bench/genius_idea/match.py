@@ -9,6 +9,7 @@ arm: riddles solved, solved within 1/2/3 hints, hints needed (an unsolved riddle
 wrong guesses per riddle, and Solver points per riddle.
 
     .venv/bin/python bench/genius_idea/match.py --games 200 --solvers random easy normal sharp
+    .venv/bin/python bench/genius_idea/match.py --games 200 --language de   # the German deck
 """
 
 from __future__ import annotations
@@ -43,8 +44,10 @@ class Tally:
                 self.solver_points += r["points"][r["solved_by"]]
 
 
-def play(players: int, seed: int, solver_bot: str, others: str = "normal") -> list[dict[str, Any]]:
-    state = E.setup(players, {}, seed)
+def play(
+    players: int, seed: int, solver_bot: str, others: str = "normal", language: str = "en"
+) -> list[dict[str, Any]]:
+    state = E.setup(players, {"language": language}, seed)
     rng = Rng.from_seed(seed ^ 0x5EED)
     step = 0
     while E.outcome(state) is None:
@@ -59,10 +62,10 @@ def play(players: int, seed: int, solver_bot: str, others: str = "normal") -> li
     return list(state["history"])
 
 
-def run(players: int, games: int, solver_bot: str, others: str) -> Tally:
+def run(players: int, games: int, solver_bot: str, others: str, language: str = "en") -> Tally:
     tally = Tally()
     for seed in range(games):
-        tally.add(play(players, seed, solver_bot, others))
+        tally.add(play(players, seed, solver_bot, others, language))
     return tally
 
 
@@ -72,6 +75,7 @@ def main() -> None:
     parser.add_argument("--players", type=int, nargs="*", default=[2, 3, 4, 5, 6])
     parser.add_argument("--solvers", nargs="*", default=["random", "easy", "normal", "sharp"])
     parser.add_argument("--others", default="normal", help="the bot of every other role")
+    parser.add_argument("--language", default="en", help="the built-in deck to play (en, de)")
     args = parser.parse_args()
     print(
         "| players | Solvers | riddles | solved | solved with <=1 / <=2 / <=3 hints "
@@ -80,7 +84,7 @@ def main() -> None:
     print("|---|---|---|---|---|---|---|---|")
     for players in args.players:
         for bot in args.solvers:
-            t = run(players, args.games, bot, args.others)
+            t = run(players, args.games, bot, args.others, args.language)
             # hints out when the riddle fell, an unsolved riddle counting 6 (one past all 5)
             needed = (sum(t.hints_when_solved) + 6 * (t.riddles - t.solved)) / t.riddles
             print(

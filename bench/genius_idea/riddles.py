@@ -11,10 +11,15 @@ a riddle counts as solved by hint k if one of its first k guesses was right. Sol
 - ``embedding``: the bot Solvers' model without its noise (for comparison);
 - ``themes+embedding``: the bot Riddler's own model (how sure the Riddler thinks it is).
 
+``--language de`` plays the German deck; the WordNet solver then reads each German card
+through its English gloss (``content/de/glosses.txt``), the other two read the German
+tables.
+
 ``--print N`` writes the first N riddles without answers (``--key`` writes the answers) for a
 person to solve blind: one guess after each hint, written down before the next is read.
 
     .venv/bin/python bench/genius_idea/riddles.py --games 60
+    .venv/bin/python bench/genius_idea/riddles.py --games 60 --language de
     .venv/bin/python bench/genius_idea/riddles.py --games 10 --print 30 > /tmp/riddles.txt
 """
 
@@ -34,15 +39,16 @@ from geniusnight.engines.genius_idea import ENGINE as E
 from geniusnight.engines.genius_idea.similarity import (
     builtin_words,
     embedding_similarity,
+    glosses,
     similarity,
 )
 
 Riddle = dict[str, Any]  # public, answer, steps (revealed hints after each reveal)
 
 
-def riddles(seed: int, bot: str, players: int = 3) -> list[Riddle]:
+def riddles(seed: int, bot: str, language: str = "en", players: int = 3) -> list[Riddle]:
     """Every riddle of one game, with the revealed hints after each reveal."""
-    state = E.setup(players, {}, seed)
+    state = E.setup(players, {"language": language}, seed)
     out: list[Riddle] = []
     step = 0
     while E.outcome(state) is None:
@@ -76,12 +82,13 @@ def blind_solve(riddle: Riddle, relatedness: Callable[[str, str], float]) -> int
     return None
 
 
-def report(all_riddles: list[Riddle]) -> None:
-    wordnet = WordNetModel(list(builtin_words()))
+def report(all_riddles: list[Riddle], language: str) -> None:
+    gloss = glosses(language)
+    wordnet = WordNetModel([gloss[w] for w in builtin_words(language)])
     solvers: dict[str, Callable[[str, str], float]] = {
-        "wordnet": wordnet.relatedness,
-        "embedding": embedding_similarity,
-        "themes+embedding": similarity,
+        "wordnet": lambda a, b: wordnet.relatedness(gloss[a], gloss[b]),
+        "embedding": lambda a, b: embedding_similarity(a, b, language),
+        "themes+embedding": lambda a, b: similarity(a, b, language),
     }
     print("| blind solver | riddles | by hint 1 | 2 | 3 | 4 | 5 (solved) | first guess after all 5 right |")
     print("|---|---|---|---|---|---|---|---|")
@@ -110,12 +117,14 @@ def main() -> None:
     parser.add_argument("--first-seed", type=int, default=0)
     parser.add_argument("--print", type=int, default=0, dest="count")
     parser.add_argument("--key", action="store_true")
+    parser.add_argument("--language", default="en", help="the built-in deck to play (en, de)")
     args = parser.parse_args()
-    all_riddles = [r for seed in range(args.first_seed, args.first_seed + args.games) for r in riddles(seed, args.bot)]
+    seeds = range(args.first_seed, args.first_seed + args.games)
+    all_riddles = [r for seed in seeds for r in riddles(seed, args.bot, args.language)]
     if args.count:
         print_blind(all_riddles, args.count, args.key)
     else:
-        report(all_riddles)
+        report(all_riddles, args.language)
 
 
 if __name__ == "__main__":

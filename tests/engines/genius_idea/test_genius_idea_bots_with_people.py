@@ -25,26 +25,27 @@ from geniusnight.engines.genius_idea.similarity import _cosine, association, bui
 
 CHANCE = 1 / 16
 
-Reader = Callable[[list[str], list[str]], str]
+Reader = Callable[[list[str], list[str], str], str]  # hints, live cards, language -> a card
 
 
-def theme_reader(hints: list[str], cards: list[str]) -> str:
-    return max(cards, key=lambda c: (sum(association(h, c) for h in hints), c))
+def theme_reader(hints: list[str], cards: list[str], language: str) -> str:
+    return max(cards, key=lambda c: (sum(association(h, c, language) for h in hints), c))
 
 
 @cache
-def mean_cosine(word: str) -> float:
-    return sum(_cosine(word, w) for w in builtin_words() if w != word) / (len(builtin_words()) - 1)
+def mean_cosine(word: str, language: str) -> float:
+    deck = builtin_words(language)
+    return sum(_cosine(word, w, language) for w in deck if w != word) / (len(deck) - 1)
 
 
-def embedding_reader(hints: list[str], cards: list[str]) -> str:
-    return max(cards, key=lambda c: (sum(_cosine(h, c) - mean_cosine(c) for h in hints), c))
+def embedding_reader(hints: list[str], cards: list[str], language: str) -> str:
+    return max(cards, key=lambda c: (sum(_cosine(h, c, language) - mean_cosine(c, language) for h in hints), c))
 
 
-def read_riddles(players: int, seed: int, riddler_bot: str, reader: Reader) -> list[bool]:
+def read_riddles(players: int, seed: int, riddler_bot: str, reader: Reader, language: str = "en") -> list[bool]:
     """Play a game: the Riddler and Disruptor are bots, every Solver is the reader, who passes
     until all hints are out and then guesses. One entry per riddle: did the reader solve it?"""
-    state = E.setup(players, {}, seed)
+    state = E.setup(players, {"language": language}, seed)
     solved: list[bool] = []
     step = 0
     while E.outcome(state) is None:
@@ -56,7 +57,7 @@ def read_riddles(players: int, seed: int, riddler_bot: str, reader: Reader) -> l
                 action = {"type": "pass"}
             else:
                 live = [c for c in cur["public"] if c not in cur["wrong"]]
-                pick = reader(list(cur["revealed"]), live)
+                pick = reader(list(cur["revealed"]), live, language)
                 if not cur["wrong"]:
                     solved.append(pick == cur["answer"])
                 action = {"type": "guess", "card": pick}
@@ -69,18 +70,24 @@ def read_riddles(players: int, seed: int, riddler_bot: str, reader: Reader) -> l
     return solved
 
 
-def solve_rate(riddler_bot: str, reader: Reader) -> float:
+def solve_rate(riddler_bot: str, reader: Reader, language: str = "en") -> float:
     riddles = [
-        hit for players in (3, 4, 5) for seed in range(10) for hit in read_riddles(players, seed, riddler_bot, reader)
+        hit
+        for players in (3, 4, 5)
+        for seed in range(10)
+        for hit in read_riddles(players, seed, riddler_bot, reader, language)
     ]
     return sum(riddles) / len(riddles)
 
 
+@pytest.mark.parametrize("language", ["en", "de"])
 @pytest.mark.parametrize("reader", [theme_reader, embedding_reader], ids=["theme reader", "embedding reader"])
-def test_a_person_reading_the_bot_riddlers_hints_solves_far_more_often_than_chance(reader: Reader) -> None:
-    normal = solve_rate("normal", reader)
+def test_a_person_reading_the_bot_riddlers_hints_solves_far_more_often_than_chance(
+    reader: Reader, language: str
+) -> None:
+    normal = solve_rate("normal", reader, language)
     assert normal > 4 * CHANCE
-    assert normal > solve_rate("random", reader) + 0.15
+    assert normal > solve_rate("random", reader, language) + 0.15
 
 
 def test_every_deck_word_has_themes_shared_with_several_other_deck_words() -> None:

@@ -1,4 +1,5 @@
-"""Property tests: many random Genius Idea games in both modes, played to the end.
+"""Property tests: many random Genius Idea games in both modes and every content language,
+played to the end.
 
 At every step: scores only rise, and only as the rules say; chances never go negative; every
 card is in exactly one place; no seat but the Riddler and Disruptor sees an unrevealed hint and
@@ -21,6 +22,8 @@ from hypothesis import strategies as st
 import hidden_info
 from geniusnight.engines import IllegalAction, Rng
 from geniusnight.engines.genius_idea import ENGINE as E
+from geniusnight.engines.genius_idea.engine import LANGUAGES
+from geniusnight.engines.genius_idea.similarity import builtin_words
 from geniusnight.server.play.patches import apply_patch
 
 EXAMPLES = int(os.environ.get("GENIUS_IDEA_PROPERTY_EXAMPLES", "60"))
@@ -83,11 +86,13 @@ def expected_gain(before: Any, seat: int | None, action: dict[str, Any]) -> list
 
 
 def play(
-    players: int, seed: int, mode_bots: list[str], junk: list[tuple[Any, Any]]
+    players: int, seed: int, mode_bots: list[str], junk: list[tuple[Any, Any]], language: str = "en"
 ) -> list[tuple[int | None, dict[str, Any]]]:
-    """A random game to its end, every invariant checked at each step: the moves made."""
-    options = E.validate_options(players, {})
+    """A random game dealt from ``language``'s deck to its end, every invariant checked at
+    each step: the moves made."""
+    options = E.validate_options(players, {"language": language})
     state = E.setup(players, options, seed)
+    assert sorted(all_cards(state)) == sorted(builtin_words(language)), "not dealt from the room language's deck"
     deck_size = len(all_cards(state))
     rng = Rng.from_seed(seed)
     history: list[tuple[int | None, dict[str, Any]]] = []
@@ -143,18 +148,23 @@ bots = st.lists(st.sampled_from(["random", "smart"]), min_size=1, max_size=3)
 junk_lists = st.lists(st.tuples(junk_seats, junk_actions), max_size=6)
 
 
-@SETTINGS
-@given(seed=st.integers(0, 2**40), bots=bots, junk=junk_lists)
-def test_random_coop_games_keep_every_invariant(seed: int, bots: list[str], junk: list[tuple[Any, Any]]) -> None:
-    play(2, seed, bots, junk)
+languages = st.sampled_from(LANGUAGES)
 
 
 @SETTINGS
-@given(seed=st.integers(0, 2**40), players=st.integers(3, 6), bots=bots, junk=junk_lists)
-def test_random_competitive_games_keep_every_invariant(
-    seed: int, players: int, bots: list[str], junk: list[tuple[Any, Any]]
+@given(seed=st.integers(0, 2**40), bots=bots, junk=junk_lists, language=languages)
+def test_random_coop_games_keep_every_invariant(
+    seed: int, bots: list[str], junk: list[tuple[Any, Any]], language: str
 ) -> None:
-    play(players, seed, bots, junk)
+    play(2, seed, bots, junk, language)
+
+
+@SETTINGS
+@given(seed=st.integers(0, 2**40), players=st.integers(3, 6), bots=bots, junk=junk_lists, language=languages)
+def test_random_competitive_games_keep_every_invariant(
+    seed: int, players: int, bots: list[str], junk: list[tuple[Any, Any]], language: str
+) -> None:
+    play(players, seed, bots, junk, language)
 
 
 @settings(max_examples=EXAMPLES * 4, deadline=None)

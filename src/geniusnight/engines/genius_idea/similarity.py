@@ -81,6 +81,17 @@ def themes(language: str = DEFAULT_LANGUAGE) -> dict[str, frozenset[str]]:
     return deck_tables(language).themes
 
 
+def glosses(language: str = DEFAULT_LANGUAGE) -> dict[str, str]:
+    """Each built-in word's English gloss (``content/<language>/glosses.txt``, "Apfel: apple"),
+    what the embedding model read for it; an English word is its own gloss. Read by the
+    offline script and the benchmarks, not by the bots."""
+    words = builtin_words(language)
+    if language == DEFAULT_LANGUAGE:
+        return {w: w for w in words}
+    pairs = (line.partition(":") for line in _lines(_data(language, "glosses.txt")))
+    return {word.strip(): gloss.strip() for word, _, gloss in pairs}
+
+
 def association(a: str, b: str, language: str = DEFAULT_LANGUAGE) -> float:
     """Cosine of the two words' theme sets (both must be deck words), in [0, 1]."""
     known = themes(language)
