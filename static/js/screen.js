@@ -17,7 +17,7 @@ let games = [];
 let room = null;
 let view = null;
 let board = null; // {id, view}: the game module drawing the current game
-let qrShown = false;
+let qrFor = null; // the invite whose QR code the screen shows (a new invite link: a new one)
 
 const gamesLoaded = api("GET", "/api/games").then((list) => { games = list; });
 let frames = gamesLoaded;
@@ -50,15 +50,15 @@ function setRoom(next) {
   $("screen-code").textContent = room.code ? `${room.code.slice(0, 3)} ${room.code.slice(3)}` : "";
   $("screen-code").hidden = !room.code_open;
   $("screen-code-off").hidden = room.code_open;
-  if (!qrShown) showQr();
+  if (qrFor !== room.invite_path) showQr(room.invite_path);
   renderPlayers();
   renderResult();
 }
 
 // the invite's QR code, which the screen's key unlocks: an <img> can't send the key, and the
 // page's CSP allows no blob: images, so the server's SVG goes into the page as SVG
-async function showQr() {
-  qrShown = true;
+async function showQr(invitePath) {
+  qrFor = invitePath;
   try {
     const res = await fetch(`/api/rooms/${encodeURIComponent(roomId)}/qr.svg`, { headers: { Authorization: `Bearer ${key}` } });
     if (!res.ok) throw new Error(res.statusText);
@@ -70,7 +70,7 @@ async function showQr() {
     box.replaceChildren(document.importNode(svg, true));
     box.hidden = false;
   } catch (err) {
-    qrShown = false;
+    qrFor = null;
     console.error(err);
   }
 }

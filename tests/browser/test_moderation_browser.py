@@ -85,12 +85,30 @@ async def test_the_host_mutes_removes_locks_and_renews_the_invite(server: Server
     await expect(newcomer.get_by_test_id("join-locked")).to_be_visible()
     await expect(newcomer.get_by_test_id("join-room")).to_be_disabled()
 
-    # a new invite link: the old one leads nowhere; the page and the QR code show the new one
+    # a new invite link: the old one leads nowhere; the page, its QR code and the shared
+    # screen show the new one, and the new room code
+    screen = await host.context.new_page()
+    pages.append(screen)
+    await screen.goto(server.base + await host.get_by_test_id("open-screen").get_attribute("href"))
+    old_code = await host.get_by_test_id("room-code").text_content()
+    await expect(screen.get_by_test_id("screen-code")).to_have_text(old_code or "")
+    await expect(screen.locator("#screen-qr svg")).to_be_visible()
+    old_screen_qr = await screen.locator("#screen-qr").inner_html()
     old_qr = await host.get_by_test_id("invite-qr").get_attribute("src")
     await host.get_by_test_id("new-invite").click()
     await expect(host.get_by_test_id("invite-url")).not_to_have_value(invite)
     fresh = await host.get_by_test_id("invite-url").input_value()
     await expect(host.get_by_test_id("invite-qr")).not_to_have_attribute("src", old_qr or "")
+    await expect(host.get_by_test_id("room-code")).not_to_have_text(old_code or "")
+    await expect(screen.get_by_test_id("screen-code")).not_to_have_text(old_code or "")
+    await expect(screen.get_by_test_id("screen-code")).to_have_text(
+        await host.get_by_test_id("room-code").text_content() or ""
+    )
+    for _ in range(50):  # the screen fetches the new QR code once the room frame names the new link
+        if await screen.locator("#screen-qr").inner_html() != old_screen_qr:
+            break
+        await screen.wait_for_timeout(100)
+    assert await screen.locator("#screen-qr").inner_html() != old_screen_qr
     await newcomer.goto(invite)
     await expect(newcomer.get_by_test_id("no-room")).to_be_visible()
     await host.get_by_test_id("lock-switch").uncheck()
