@@ -19,6 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "tests" / "browser")]
 
 from playwright.async_api import Browser, Page, async_playwright  # noqa: E402
+from test_action_bar_browser import BRAINIAC, GENIUS_IDEA, brainiac_with_disputes, play_checking_each_phase  # noqa: E402
 from test_brainiac_browser import step as brainiac_step  # noqa: E402
 from test_genius_idea_browser import step as genius_step  # noqa: E402
 from test_ingenious_browser import take_turn as ingenious_turn  # noqa: E402
@@ -73,6 +74,21 @@ async def game(browser: Browser, base: str, game_id: str, step: Step, over: str,
         await shot(pages[0], f"{game_id}-{device}-start")
         await play(pages, step, over, f"{game_id}-{device}")
         await close_all(pages)
+
+
+async def phone_phases(browser: Browser, base: str) -> None:
+    """Every phase of Genius Idea and Brainiac as the phone acting in it sees it, on a 360x640
+    and a 390x844 phone (action-bar-<game>-<size>-<phase>.png): the control needed now in the
+    bar at the bottom of the screen (the same play as tests/browser/test_action_bar_browser.py)."""
+    for width, height in ((360, 640), (390, 844)):
+        for game_id, names, bots, controls, step, over in (
+            ("genius-idea", ["Ada"], ["sharp", "sharp"], GENIUS_IDEA, genius_step, "gi-result"),
+            ("brainiac", ["Ada", "Grace"], ["trivia"], BRAINIAC, brainiac_with_disputes, "bq-result"),
+        ):
+            pages = await open_room(browser, base, game_id, names, bots=bots)
+            await pages[0].set_viewport_size({"width": width, "height": height})
+            await play_checking_each_phase(pages, game_id, controls, step, over, shots=OUT)
+            await close_all(pages)
 
 
 async def party(browser: Browser, base: str) -> None:
@@ -173,6 +189,7 @@ async def main() -> None:
                 await shot(host[0], "lobby-host-phone")
                 await close_all(host)
                 await party(browser, srv.base)
+                await phone_phases(browser, srv.base)
                 await game(browser, srv.base, "genius-idea", genius_step, "gi-result", bots=["sharp", "sharp"])
                 await game(browser, srv.base, "brainiac", brainiac_step, "bq-result", bots=["trivia", "trivia"])
                 await game(browser, srv.base, "ingenious", ingenious_step, "ingenious-ranking", bots=["greedy"])

@@ -514,7 +514,10 @@ export function createGameView(root, ctx) {
     } else if (v.phase === "results" && v.results) {
       parts.push(resultsSection(v));
     } else if (!v.over && v.public) {
-      parts.push(secretSection(v), revealedSection(v), publicSection(v), guessLog(v));
+      // the Riddler ordering the hints sees them first, their riddle after
+      const ordering = v.phase === "order" && mySeat() === v.riddler;
+      const hints = [secretSection(v), revealedSection(v)];
+      parts.push(...(ordering ? hints.reverse() : hints), publicSection(v), guessLog(v));
     }
     parts.push(historySection(v));
     for (const p of parts) if (p) root.append(p);

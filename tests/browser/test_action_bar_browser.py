@@ -67,16 +67,16 @@ BOARD_END_AND_BAR_TOP = """() => {
 }"""
 
 
-async def controls_on_screen(page: Page, game: str, phase: str, testids: list[str]) -> None:
+async def controls_on_screen(page: Page, game: str, phase: str, testids: list[str], shots: Path | None = SHOTS) -> None:
     """At the top of the page each control is whole inside the screen; at its end the bar
     hides nothing of the board."""
     await no_sideways_scroll(page)  # else the phone zooms out and the screen's edges move
     await page.evaluate("scrollTo(0, 0)")
     height = (page.viewport_size or {"height": 0})["height"]
-    if SHOTS:
-        SHOTS.mkdir(parents=True, exist_ok=True)
+    if shots:
+        shots.mkdir(parents=True, exist_ok=True)
         width = (page.viewport_size or {"width": 0})["width"]
-        await page.screenshot(path=str(SHOTS / f"action-bar-{game}-{width}x{height}-{phase}.png"))
+        await page.screenshot(path=str(shots / f"action-bar-{game}-{width}x{height}-{phase}.png"))
     for name in testids:
         found = await control(page, name).all()
         assert found, f"{game} {phase}: no {name} on the page"
@@ -115,10 +115,16 @@ Step = Callable[[Page, int], Awaitable[bool]]
 
 
 async def play_checking_each_phase(
-    pages: list[Page], game: str, controls: dict[str, list[str]], step: Step, over: str
+    pages: list[Page],
+    game: str,
+    controls: dict[str, list[str]],
+    step: Step,
+    over: str,
+    shots: Path | None = SHOTS,
 ) -> set[str]:
     """Everyone plays on to the result; the phone (``pages[0]``) checks the controls of each
-    phase the first time it is the one to act in it. Returns the phases checked."""
+    phase the first time it is the one to act in it (a screenshot of each in ``shots``, if
+    given). Returns the phases checked."""
     phone = pages[0]
     checked: set[str] = set()
 
@@ -126,7 +132,7 @@ async def play_checking_each_phase(
         """The phone's phase now, its controls checked the first time it comes up."""
         phase = await current_phase(phone, controls)
         if phase is not None and phase not in checked:
-            await controls_on_screen(phone, game, phase, controls[phase])
+            await controls_on_screen(phone, game, phase, controls[phase], shots)
             checked.add(phase)
         return phase
 
