@@ -18,12 +18,21 @@ _refs = itertools.count(1)
 class Player:
     """One connection. With ``patches`` it says so in ``hello`` and applies each ``patch``
     frame to the view it holds, as the browser does; ``state`` is then always the whole frame
-    as the server would send it in full, and ``stale`` counts patches that did not fit."""
+    as the server would send it in full, and ``stale`` counts patches that did not fit.
+    ``headers`` go with the websocket handshake (a ``lang`` cookie, as a browser sends it)."""
 
-    def __init__(self, ws_base: str, room_id: str, token: str | None, patches: bool = False) -> None:
+    def __init__(
+        self,
+        ws_base: str,
+        room_id: str,
+        token: str | None,
+        patches: bool = False,
+        headers: dict[str, str] | None = None,
+    ) -> None:
         self.url = f"{ws_base}/ws/{room_id}"
         self.token = token
         self.patches = patches
+        self.headers = headers or {}
         self.ws: Any = None
         self.welcome: dict[str, Any] = {}
         self.state: dict[str, Any] = {}
@@ -33,7 +42,7 @@ class Player:
     async def connect(self, seq: int | None = None, resume: bool = False) -> Player:
         """Open and say hello. With ``resume``, the hello names the view held (a reconnect):
         the server then sends only what was missed, so no ``state`` is awaited here."""
-        self.ws = await websockets.connect(self.url, max_size=1 << 22)
+        self.ws = await websockets.connect(self.url, max_size=1 << 22, additional_headers=self.headers)
         hello: dict[str, Any] = {"type": "hello", "token": self.token, "seq": seq}
         if self.patches:
             hello["patches"] = True

@@ -1,5 +1,5 @@
 import { api, el, toast } from "./api.js";
-import { errorText, t, tOr } from "./i18n.js";
+import { errorText, lang, t, tOr } from "./i18n.js";
 import { optionsForm } from "./options.js";
 
 // "Join with code": the code is checked here, so a typo is told at once, then the join screen
@@ -56,7 +56,8 @@ const ready = api("GET", "/api/games").then((games) => {
   function showOptions() {
     const id = form.querySelector("input[name=game]:checked").value;
     const info = games.find((g) => g.id === id);
-    current = optionsForm(info);
+    // the cards start in the host's page language where the game has it
+    current = optionsForm(info, {}, undefined, { language: lang });
     optionsBox.replaceChildren(el("h2", {}, t("home.options", { game: tOr(`game.${info.id}.title`, info.title) })), current.node);
   }
   form.addEventListener("change", (e) => { if (e.target.name === "game") showOptions(); });

@@ -2,24 +2,35 @@
 import { el } from "./api.js";
 import { t, tOr } from "./i18n.js";
 
+// the room option naming the language of a game's cards (engines/base.py LANGUAGE_OPTION)
+const LANGUAGE_OPTION = "language";
+
 // ``upload(name, file)``, when given, adds a "Load from file" picker to free-form options
 // (the server reads the file with the game's own reader: word lists, question packs ...).
 // ``custom`` lists free-form options already set (their values are never sent to the table).
 // ``limits`` defaults to the game's own (``default_time_limits``), as a new room gets them.
-export function optionsForm(info, values = {}, limits = info.default_time_limits || {}, { upload = null, custom = [] } = {}) {
+// ``language``, for a new room, preselects the language of the cards (the option ``language``,
+// docs/i18n.md) when the game has it: the host's page language.
+export function optionsForm(info, values = {}, limits = info.default_time_limits || {},
+  { upload = null, custom = [], language = null } = {}) {
   const grid = el("div", { class: "options" });
   const inputs = {};
   const advanced = el("details", { class: "advanced" }, el("summary", {}, t("options.advanced")));
   for (const opt of info.options) {
-    // the game's own English label and help, unless the catalog words them
+    // the game's own English label and help, unless the catalog words them (for this game, or
+    // for every game that has the option: option.<name>)
     const key = `option.${info.id}.${opt.name}`;
-    const label = tOr(key, opt.label || opt.name);
-    const help = tOr(`${key}.help`, opt.help || "");
-    const current = opt.name in values ? values[opt.name] : opt.default;
+    const label = tOr(key, tOr(`option.${opt.name}`, opt.label || opt.name));
+    const help = tOr(`${key}.help`, tOr(`option.${opt.name}.help`, opt.help || ""));
+    const isLanguage = opt.name === LANGUAGE_OPTION;
+    let current = opt.name in values ? values[opt.name] : opt.default;
+    if (isLanguage && !(opt.name in values) && opt.choices.includes(language)) current = language;
+    // a language is named in itself (English, Deutsch), as on the page's language switch
+    const choiceLabel = (c) => (isLanguage ? tOr(`lang.name.${c}`, c) : tOr(`${key}.${c}`, c));
     let input;
     if (opt.kind === "choice") {
       input = el("select", { name: opt.name, "data-testid": `opt-${opt.name}` },
-        opt.choices.map((c) => el("option", { value: c, selected: c === current }, tOr(`option.${info.id}.${opt.name}.${c}`, c))));
+        opt.choices.map((c) => el("option", { value: c, selected: c === current }, choiceLabel(c))));
     } else if (opt.kind === "bool") {
       input = el("input", { type: "checkbox", name: opt.name, checked: !!current, "data-testid": `opt-${opt.name}` });
     } else if (opt.kind === "seat") {
