@@ -91,7 +91,7 @@ class GeniusIdeaEngine:
                 "words",
                 "json",
                 None,
-                "Custom deck",
+                "Your own words",
                 "Your own word cards: a list of different words (about 25 per player for a competitive "
                 "game, 100 for co-op). Without one, the game uses its 243 built-in English words.",
                 advanced=True,

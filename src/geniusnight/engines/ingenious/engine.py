@@ -66,7 +66,9 @@ class IngeniousEngine:
                 "choice",
                 "standard",
                 "Variant",
-                "standard: 2-4 players; solo: 1 player (track to 36); teams: 4 players, 0+2 vs 1+3.",
+                "Standard: 2 to 4 players, each for themselves. Solo: play alone and raise your weakest "
+                "colour as high as you can (up to 36). Teams: 4 players, Player 1 & 3 against Player 2 & 4, "
+                "each team on one shared score.",
                 choices=VARIANTS,
             ),
             OptionSpec("shuffle", "bool", True, "Shuffle the bag", advanced=True),
@@ -74,20 +76,20 @@ class IngeniousEngine:
                 "bag",
                 "json",
                 None,
-                "Fixed bag",
-                "120 [colour, colour] tiles in draw order (the full set).",
+                "Tiles in a fixed order",
+                "All 120 tiles in the order they are drawn, each a pair of colours (for setting up a particular game).",
                 advanced=True,
             ),
         ),
         bots=(
-            BotSpec("random", "Random", "Places a random legal tile."),
+            BotSpec("random", "Random", "Places any allowed tile at random."),
             BotSpec("greedy", "Greedy", "Raises its lowest colours and takes bonuses."),
-            BotSpec("search", "Search", "Looks one turn ahead, sampling the hidden tiles."),
+            BotSpec("search", "Planner", "Thinks one turn ahead and guesses which tiles the others may hold."),
         ),
         default_bot="search",
         timed_phases={
-            "place": "the system places the greedy bot's tile for the player",
-            "swap": "the system declines the swap and refills the rack",
+            "place": "the game places a tile for you: the one the Greedy bot would choose",
+            "swap": "the game skips the swap and refills your rack",
         },
     )
 
