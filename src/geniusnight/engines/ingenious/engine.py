@@ -88,7 +88,7 @@ class IngeniousEngine:
         ),
         default_bot="search",
         timed_phases={
-            "place": "the game places a tile for you: the one the Greedy bot would choose",
+            "place": "the game places for you the tile the Greedy bot would choose",
             "swap": "the game skips the swap and refills your rack",
         },
     )
