@@ -41,6 +41,8 @@ def test_installed_wheel_serves_pages_static_files_and_migrations_from_any_direc
     )
     where = run(python, "-c", "import geniusnight; print(geniusnight.__file__)", cwd=tmp_path)
     assert Path(where).is_relative_to(site)
+    decks = "from geniusnight.engines.genius_idea import similarity as s; print(*map(len, map(s.themes, ['en', 'de'])))"
+    assert run(python, "-c", decks, cwd=tmp_path).split() == ["243", "243"]  # each language's deck ships
 
     work = tmp_path / "elsewhere"
     work.mkdir()
