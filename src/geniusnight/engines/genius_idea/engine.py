@@ -93,7 +93,8 @@ class GeniusIdeaEngine:
                 None,
                 "Your own words",
                 "Your own word cards: a list of different words (about 25 per player for a competitive "
-                "game, 100 for co-op). Without one, the game uses its 243 built-in English words.",
+                "game, 100 for co-op). Without one, the game uses its 243 built-in words in the language of "
+                "the cards.",
                 advanced=True,
             ),
         ),
