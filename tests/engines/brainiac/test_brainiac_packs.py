@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from geniusnight.engines.brainiac.judge import judge
 from geniusnight.engines.brainiac.packs import (
     MAX_ANSWER_LEN,
     MAX_CARDS,
@@ -20,6 +21,7 @@ from geniusnight.engines.brainiac.packs import (
     PackError,
     load_builtin_cards,
     parse_pack,
+    read_pack,
     validate_cards,
 )
 
@@ -477,21 +479,24 @@ def test_examples_in_the_host_documentation_parse() -> None:
     doc = Path(__file__).resolve().parents[3] / "docs" / "rules" / "brainiac-question-packs.md"
     text = doc.read_text(encoding="utf-8")
     blocks = re.findall(r"```(json|csv)\n(.*?)```", text, flags=re.S)
-    assert [kind for kind, _ in blocks] == ["json", "json", "csv"]
+    assert [kind for kind, _ in blocks] == ["json", "json", "json", "csv"]
     parsed = [parse_pack(body.encode(), f"example.{kind}") for kind, body in blocks]
+    # the third declares its language, German; the others none
+    assert [read_pack(body.encode(), f"example.{kind}")[1] for kind, body in blocks] == [None, None, "de", None]
+    assert judge("acht", parsed[2][0][0]["a"], language="de")  # "8", read in German
     # the bank's first card (its decoys in the example are illustrations)
     assert [[{"q": q["q"], "a": q["a"]} for q in card] for card in parsed[0]] == [
         [{"q": q["q"], "a": q["a"]} for q in load_builtin_cards()[0]]
     ]
     assert all(q["d"] for q in parsed[0][0])
-    assert [len(cards) for cards in parsed] == [1, 1, 2]
-    assert parsed[2][0] == parsed[0][0]
-    assert parsed[2][1][3] == {
+    assert [len(cards) for cards in parsed] == [1, 1, 1, 2]
+    assert parsed[3][0] == parsed[0][0]
+    assert parsed[3][1][3] == {
         "q": 'Who painted "The Persistence of Memory", with its melting clocks?',
         "a": ["Salvador Dalí", "Dalí"],
         "d": ["René Magritte"],
     }
-    assert "d" not in parsed[2][1][1]  # an empty decoys field gives none
+    assert "d" not in parsed[3][1][1]  # an empty decoys field gives none
 
 
 # --------------------------------------------------------------------------- robustness
