@@ -86,3 +86,27 @@ async def test_a_stored_game_whose_options_lack_the_language_loads_and_replays_i
     games.forget(game_id)
     again = await games.get(game_id)
     assert again.state == before and again.view(1)["question"]["q"] in questions("en")
+
+
+async def test_a_new_rooms_cards_start_in_the_hosts_page_language(client: httpx.AsyncClient) -> None:
+    async def language_of(options: dict[str, object], **headers: str) -> object:
+        cookies = {"lang": headers.pop("cookie")} if "cookie" in headers else None
+        r = await client.post(
+            "/api/rooms",
+            json={"game": "brainiac", "options": options, "name": "Ada"},
+            headers=headers,
+            cookies=cookies,
+        )
+        assert r.status_code == 200, r.text
+        return (await client.get(f"/api/rooms/{r.json()['room_id']}")).json()["options"]["language"]
+
+    assert await language_of({}, cookie="de") == "de"  # the EN | DE switch's choice
+    assert await language_of({}, **{"Accept-Language": "de-DE,de;q=0.9"}) == "de"  # else the browser's
+    assert await language_of({}) == "en"
+    assert await language_of({"language": "en"}, cookie="de") == "en"  # the host's own pick wins
+    # a game without content languages gets no such option
+    r = await client.post("/api/rooms", json={"game": "count21", "options": {}, "name": "Ada"}, cookies={"lang": "de"})
+    assert (
+        r.status_code == 200
+        and "language" not in (await client.get(f"/api/rooms/{r.json()['room_id']}")).json()["options"]
+    )

@@ -9,7 +9,9 @@ from fastapi import APIRouter, Request, Response, UploadFile
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
+from ... import i18n
 from ...engines import ENGINES
+from ...engines.base import LANGUAGE_OPTION
 from ..deps import COOKIE_PREFIX, PartyDep, RoomsDep, cookie_name, get_services, seat_token
 from ..edge import MemberId, SeatNumber
 from .usecases import FILE_MAX
@@ -97,9 +99,20 @@ async def list_games() -> list[dict[str, Any]]:
     return [engine.info.to_json() for engine in ENGINES.values()]
 
 
+def _cards_in_page_language(game: str, options: dict[str, Any], lang: str) -> dict[str, Any]:
+    """A new room's language of the cards, unless the host names one: the host's page language
+    where the game has content in it (docs/i18n.md, "Game content in several languages")."""
+    engine = ENGINES.get(game)
+    if engine is None or LANGUAGE_OPTION in options:
+        return options
+    spec = next((o for o in engine.info.options if o.name == LANGUAGE_OPTION), None)
+    return {**options, LANGUAGE_OPTION: lang} if spec is not None and lang in spec.choices else options
+
+
 @router.post("/rooms", response_model=Joined, summary="Create a room; you are its host")
 async def create_room(body: CreateRoom, request: Request, response: Response, rooms: RoomsDep) -> Joined:
-    joined = await rooms.create(_address(request), body.game, body.options, body.name, body.time_limits)
+    options = _cards_in_page_language(body.game, body.options, i18n.choose(request))
+    joined = await rooms.create(_address(request), body.game, options, body.name, body.time_limits)
     assert joined.token is not None
     _set_cookie(request, response, joined.room_id, joined.token)
     return Joined(
