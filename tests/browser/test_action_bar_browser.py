@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
-from playwright.async_api import Browser, Locator, Page, expect
+from playwright.async_api import Browser, FloatRect, Locator, Page, expect
 from playwright.async_api import Error as PlaywrightError
 from test_brainiac_browser import step as brainiac_step
 from test_genius_idea_browser import step as genius_step
@@ -67,6 +67,18 @@ BOARD_END_AND_BAR_TOP = """() => {
 }"""
 
 
+async def drawn_box(loc: Locator) -> FloatRect | None:
+    """Where the element is on the screen. The games draw their board anew on every update
+    (another player's move): an element measured just as it is replaced has no box, so
+    measure its replacement."""
+    for _ in range(20):
+        await expect(loc).to_be_visible()
+        box = await loc.bounding_box()
+        if box is not None:
+            return box
+    return None
+
+
 async def controls_on_screen(page: Page, game: str, phase: str, testids: list[str], shots: Path | None = SHOTS) -> None:
     """At the top of the page each control is whole inside the screen; at its end the bar
     hides nothing of the board."""
@@ -81,8 +93,7 @@ async def controls_on_screen(page: Page, game: str, phase: str, testids: list[st
         found = await control(page, name).all()
         assert found, f"{game} {phase}: no {name} on the page"
         for each in found:
-            await expect(each).to_be_visible()
-            box = await each.bounding_box()
+            box = await drawn_box(each)
             assert box is not None, f"{game} {phase}: {name} is not drawn"
             top, bottom = box["y"], box["y"] + box["height"]
             assert top >= 0 and bottom <= height, (
