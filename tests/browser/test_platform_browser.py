@@ -170,8 +170,9 @@ async def test_a_seat_the_host_hands_to_a_bot_goes_back_to_its_player(server: Se
     await host.get_by_test_id("start").click()
     # the host's buttons beside Grace's row leave her name readable (not squeezed to nothing)
     await expect(host.get_by_test_id("bot-takes-over-1")).to_be_visible()
-    name = await host.locator('#seats li[data-seat="1"] .name').bounding_box()
-    assert name is not None and name["width"] > 30
+    name = host.locator('#seats li[data-seat="1"] .name')
+    await expect(name).to_be_visible()  # the list is drawn again once the host's member list comes
+    assert await name.evaluate("e => e.getBoundingClientRect().width") > 30
     await host.get_by_test_id("add-1").click()
     await expect(guest.get_by_test_id("turn")).to_have_text("your turn")
     secret = await guest.get_by_test_id("secret").text_content()
