@@ -9,6 +9,7 @@ import contextlib
 import json
 import re
 import shutil
+import socket
 import subprocess
 import time
 from collections.abc import AsyncIterator, Iterator
@@ -115,6 +116,20 @@ def test_a_forged_x_forwarded_for_through_the_shipped_proxy_does_not_change_the_
     ]
     assert [r.status_code for r in answers] == [200, 200, 429, 429]
     assert answers[2].json()["code"] == "too_many_rooms"
+
+
+def test_the_shipped_proxy_closes_a_connection_whose_headers_never_end(shipped_proxy: str) -> None:
+    """A client that starts a request and never finishes its headers holds nothing for long:
+    the shipped proxy's client_header_timeout closes it (the app's server has no such
+    timeout of its own; docs/deploy.md, "Abuse limits")."""
+    timeout = int(re.search(r"client_header_timeout\s+(\d+)s;", (ROOT / "deploy" / "nginx.conf").read_text())[1])
+    host, port = shipped_proxy.removeprefix("http://").split(":")
+    started = time.monotonic()
+    with socket.create_connection((host, int(port)), timeout=timeout + 10) as conn:
+        conn.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: ")  # and then nothing more
+        while conn.recv(4096):  # nginx may answer 408 before it closes; the end is what counts
+            pass
+    assert time.monotonic() - started < timeout + 5
 
 
 def test_the_shipped_proxy_sends_its_peer_not_the_clients_x_forwarded_for() -> None:
