@@ -29,7 +29,7 @@ settings.load_profile("ci" if os.environ.get("CI") else "dev")
 TESTS = Path(__file__).resolve().parent
 sys.path.insert(0, str(TESTS))
 
-from support import TOY, ServerProcess  # noqa: E402
+from support import TOY, ServerProcess, postgres_database  # noqa: E402
 
 
 @pytest.fixture
@@ -95,18 +95,6 @@ async def any_db_url(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIte
         return
     if not PG:
         pytest.skip("GENIUSNIGHT_TEST_POSTGRES_URL not set")
-    import secrets
-
-    import asyncpg
-
-    admin_dsn = PG.replace("postgresql+asyncpg://", "postgresql://")
-    name = f"gn_seats_{secrets.token_hex(4)}"
-    conn = await asyncpg.connect(admin_dsn)
-    await conn.execute(f'CREATE DATABASE "{name}"')
-    await conn.close()
-    url = f"postgresql+asyncpg://{admin_dsn.rsplit('/', 1)[0].split('://', 1)[1]}/{name}"
-    db_upgrade(url)
-    yield url
-    conn = await asyncpg.connect(admin_dsn)
-    await conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-    await conn.close()
+    async with postgres_database(PG, "gn_seats") as url:
+        db_upgrade(url)
+        yield url

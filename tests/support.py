@@ -1,5 +1,6 @@
 """Test helpers importable from any test module: free ports, real server processes, a
-clock the test moves by hand, and a wait for something to happen."""
+PostgreSQL database of the test's own, a clock the test moves by hand, and a wait for
+something to happen."""
 
 from __future__ import annotations
 
@@ -8,11 +9,13 @@ import heapq
 import inspect
 import itertools
 import os
+import secrets
 import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -107,6 +110,29 @@ class ServerProcess:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
+
+
+@asynccontextmanager
+async def postgres_database(server_url: str, prefix: str) -> AsyncIterator[str]:
+    """A new, empty database ``<prefix>_<random>`` on the PostgreSQL server of ``server_url``,
+    dropped afterwards; yields its SQLAlchemy URL. An unreachable server fails the test."""
+    import asyncpg
+
+    admin_dsn = server_url.replace("postgresql+asyncpg://", "postgresql://")
+    name = f"{prefix}_{secrets.token_hex(4)}"
+    conn = await asyncpg.connect(admin_dsn)
+    try:
+        await conn.execute(f'CREATE DATABASE "{name}"')
+    finally:
+        await conn.close()
+    try:
+        yield f"postgresql+asyncpg://{admin_dsn.rsplit('/', 1)[0].split('://', 1)[1]}/{name}"
+    finally:
+        conn = await asyncpg.connect(admin_dsn)
+        try:
+            await conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        finally:
+            await conn.close()
 
 
 class FakeClock:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import secrets
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -12,7 +11,7 @@ from typing import Any
 import httpx
 import pytest
 
-from support import TOY
+from support import TOY, postgres_database
 
 PG = os.environ.get("GENIUSNIGHT_TEST_POSTGRES_URL")
 pytestmark = [pytest.mark.services, pytest.mark.skipif(not PG, reason="GENIUSNIGHT_TEST_POSTGRES_URL not set")]
@@ -20,19 +19,10 @@ pytestmark = [pytest.mark.services, pytest.mark.skipif(not PG, reason="GENIUSNIG
 
 @pytest.fixture
 async def pg_url() -> AsyncIterator[str]:
-    import asyncpg
-
+    """An empty database: ``served`` migrates it."""
     assert PG is not None
-    admin_dsn = PG.replace("postgresql+asyncpg://", "postgresql://")
-    name = f"gn_storage_{secrets.token_hex(4)}"
-    conn = await asyncpg.connect(admin_dsn)  # unreachable -> the test fails, as it must
-    await conn.execute(f'CREATE DATABASE "{name}"')
-    await conn.close()
-    base = admin_dsn.rsplit("/", 1)[0]
-    yield f"postgresql+asyncpg://{base.split('://', 1)[1]}/{name}"
-    conn = await asyncpg.connect(admin_dsn)
-    await conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-    await conn.close()
+    async with postgres_database(PG, "gn_storage") as url:
+        yield url
 
 
 @asynccontextmanager

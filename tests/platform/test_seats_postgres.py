@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import secrets
 from collections import Counter
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
@@ -17,7 +16,7 @@ from typing import Any
 import httpx
 import pytest
 
-from support import TOY
+from support import TOY, postgres_database
 
 PG = os.environ.get("GENIUSNIGHT_TEST_POSTGRES_URL")
 pytestmark = [pytest.mark.services, pytest.mark.skipif(not PG, reason="GENIUSNIGHT_TEST_POSTGRES_URL not set")]
@@ -25,22 +24,12 @@ pytestmark = [pytest.mark.services, pytest.mark.skipif(not PG, reason="GENIUSNIG
 
 @pytest.fixture
 async def pg_url() -> AsyncIterator[str]:
-    import asyncpg
-
     from geniusnight.cli import db_upgrade
 
     assert PG is not None
-    admin_dsn = PG.replace("postgresql+asyncpg://", "postgresql://")
-    name = f"gn_races_{secrets.token_hex(4)}"
-    conn = await asyncpg.connect(admin_dsn)
-    await conn.execute(f'CREATE DATABASE "{name}"')
-    await conn.close()
-    url = f"postgresql+asyncpg://{admin_dsn.rsplit('/', 1)[0].split('://', 1)[1]}/{name}"
-    db_upgrade(url)
-    yield url
-    conn = await asyncpg.connect(admin_dsn)
-    await conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-    await conn.close()
+    async with postgres_database(PG, "gn_races") as url:
+        db_upgrade(url)
+        yield url
 
 
 @asynccontextmanager
