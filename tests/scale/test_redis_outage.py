@@ -16,7 +16,7 @@ import asyncio
 import shutil
 import subprocess
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import httpx
@@ -25,7 +25,7 @@ import pytest
 from support import free_port
 from wsclient import Player, host_post, join, make_room
 
-from .test_scale_multiprocess import PG, Cluster, _create_database, _drop_database
+from .test_scale_multiprocess import PG, Cluster, running_cluster
 
 REDIS_SERVER = shutil.which("redis-server")
 pytestmark = [
@@ -72,22 +72,11 @@ class LocalRedis:
 @pytest.fixture
 def outage() -> Iterator[tuple[Cluster, LocalRedis]]:
     local = LocalRedis(free_port()).start()
-    name = asyncio.run(_create_database())
-    c = Cluster(name, local.url, bot_delay_ms=20)
     try:
-        yield c.start(), local
+        with running_cluster(local.url, bot_delay_ms=20) as cluster:
+            yield cluster, local
     finally:
-        c.stop()
         local.stop()
-        asyncio.run(_drop_database(name))
-
-
-@pytest.fixture
-async def players() -> AsyncIterator[list[Player]]:
-    opened: list[Player] = []
-    yield opened
-    for p in opened:
-        await p.close()
 
 
 async def _ready(base: str) -> tuple[int, dict[str, Any]]:

@@ -12,7 +12,7 @@ import asyncio
 import os
 import secrets
 from collections.abc import AsyncIterator, Iterator
-from contextlib import AsyncExitStack, asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager, contextmanager
 from typing import Any
 
 import httpx
@@ -122,10 +122,11 @@ class Cluster:
         return await replayed(self.db_name, game_id)
 
 
-@pytest.fixture(scope="module")
-def cluster() -> Iterator[Cluster]:
+@contextmanager
+def running_cluster(redis_url: str, bot_delay_ms: int) -> Iterator[Cluster]:
+    """A cluster on a fresh database, started; afterwards stopped and the database dropped."""
     name = asyncio.run(_create_database())
-    c = Cluster(name, _redis_url(), bot_delay_ms=20)
+    c = Cluster(name, redis_url, bot_delay_ms=bot_delay_ms)
     try:
         yield c.start()
     finally:
@@ -133,12 +134,10 @@ def cluster() -> Iterator[Cluster]:
         asyncio.run(_drop_database(name))
 
 
-@pytest.fixture
-async def players() -> AsyncIterator[list[Player]]:
-    opened: list[Player] = []
-    yield opened
-    for p in opened:
-        await p.close()
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[Cluster]:
+    with running_cluster(_redis_url(), bot_delay_ms=20) as c:
+        yield c
 
 
 async def _room(c: Cluster, options: dict[str, Any], bots: int = 0, humans: int = 2) -> dict[str, Any]:
@@ -224,13 +223,8 @@ async def test_conflicting_moves_from_both_processes_never_fork_the_log(
 
 @pytest.fixture
 def doomed_cluster() -> Iterator[Cluster]:
-    name = asyncio.run(_create_database())
-    c = Cluster(name, _redis_url(), bot_delay_ms=400)
-    try:
-        yield c.start()
-    finally:
-        c.stop()
-        asyncio.run(_drop_database(name))
+    with running_cluster(_redis_url(), bot_delay_ms=400) as c:
+        yield c
 
 
 async def test_killing_a_process_leaves_the_room_playable_through_the_other(
