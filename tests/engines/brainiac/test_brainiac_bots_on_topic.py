@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -21,7 +22,7 @@ import pytest
 
 from geniusnight.engines import Rng
 from geniusnight.engines.brainiac import bots
-from geniusnight.engines.brainiac.cards import IDIOT, card_questions, known_others, question_decoys
+from geniusnight.engines.brainiac.cards import IDIOT, State, card_questions, known_others, question_decoys
 from geniusnight.engines.brainiac.engine import ENGINE as E
 from geniusnight.engines.brainiac.judge import judge
 
@@ -71,34 +72,40 @@ def on_topic(answer: str, question: str, accepted: list[str]) -> bool:
     )
 
 
-@cache
-def answers_in_games(bot: str, games: int) -> list[dict[str, Any]]:
-    """Every answer the bots give in full games of 3-6 bot players with the built-in bank
-    (played once per bot; the tests only read the list)."""
-    seen: list[dict[str, Any]] = []
+def bot_answers(bot: str, games: int, options: dict[str, Any]) -> Iterator[tuple[State, int, dict[str, Any]]]:
+    """Every answer the bots give in full games of 3-6 bot players with ``options``: the
+    state it is given in, the answering seat and the answer action."""
     for seed in range(games):
-        players = 3 + seed % 4
-        s = E.setup(players, {}, seed=seed)
+        s = E.setup(3 + seed % 4, options, seed=seed)
         step = 0
         while E.outcome(s) is None:
             seat = min(E.to_act(s))
             action = E.bot_action(s, seat, bot, seed * 10_007 + step)
             assert action is not None
             if action["type"] == "answer":
-                card = card_questions(s, s["hand"][s["genius"]])
-                question, accepted = card[s["question"]]
-                others = [a for i, (_, a) in enumerate(card) if i != s["question"]]
-                seen.append(
-                    {
-                        "idiot": s["identity"][seat] == IDIOT,
-                        "text": action["text"],
-                        "question": question,
-                        "accepted": accepted,
-                        "card_answers": {x for a in others for x in a},
-                    }
-                )
+                yield s, seat, action
             s = E.apply(s, seat, action)
             step += 1
+
+
+@cache
+def answers_in_games(bot: str, games: int) -> list[dict[str, Any]]:
+    """Every answer the bots give in full games with the built-in bank (played once per bot;
+    the tests only read the list)."""
+    seen: list[dict[str, Any]] = []
+    for s, seat, action in bot_answers(bot, games, {}):
+        card = card_questions(s, s["hand"][s["genius"]])
+        question, accepted = card[s["question"]]
+        others = [a for i, (_, a) in enumerate(card) if i != s["question"]]
+        seen.append(
+            {
+                "idiot": s["identity"][seat] == IDIOT,
+                "text": action["text"],
+                "question": question,
+                "accepted": accepted,
+                "card_answers": {x for a in others for x in a},
+            }
+        )
     return seen
 
 
@@ -182,18 +189,9 @@ def test_with_a_custom_pack_of_decoys_every_wrong_answer_is_a_wrong_decoy(bot: s
     cards = decoy_pack()
     decoys = {q["q"]: q["d"][:2] for card in cards for q in card}
     wrong = 0
-    for seed in range(6):
-        s = E.setup(3 + seed % 4, {"cards": cards}, seed=seed)
-        step = 0
-        while E.outcome(s) is None:
-            seat = min(E.to_act(s))
-            action = E.bot_action(s, seat, bot, seed * 10_007 + step)
-            assert action is not None
-            if action["type"] == "answer":
-                question, accepted = card_questions(s, s["hand"][s["genius"]])[s["question"]]
-                if s["identity"][seat] == IDIOT or not judge(action["text"], accepted, question):
-                    assert action["text"] in decoys[question]
-                    wrong += 1
-            s = E.apply(s, seat, action)
-            step += 1
+    for s, seat, action in bot_answers(bot, 6, {"cards": cards}):
+        question, accepted = card_questions(s, s["hand"][s["genius"]])[s["question"]]
+        if s["identity"][seat] == IDIOT or not judge(action["text"], accepted, question):
+            assert action["text"] in decoys[question]
+            wrong += 1
     assert wrong > 20
