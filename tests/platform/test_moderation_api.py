@@ -13,7 +13,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 
 from inprocess import serve
-from wsclient import Player
+from wsclient import Player, host_post, join, make_room
 
 TOY = {"game": "count21", "options": {}}
 
@@ -273,14 +273,8 @@ async def test_bots_cannot_be_muted(app: Any) -> None:
 
 async def test_a_removed_spectators_sockets_get_the_kicked_frame(any_db_url: str) -> None:
     async with serve(any_db_url) as srv:
-        async with httpx.AsyncClient(base_url=srv.base) as c:
-            made = (await c.post("/api/rooms", json={**TOY, "name": "Host"})).json()
-            invite = made["invite_url"].rsplit("/", 1)[1]
-            room_id, host = made["room_id"], made["token"]
-        joined = []
-        for name in ("A", "B", "C", "Watcher"):
-            async with httpx.AsyncClient(base_url=srv.base) as c:
-                joined.append((await c.post(f"/api/join/{invite}", json={"name": name})).json())
+        room_id, host, invite = await make_room(srv.base)
+        joined = [await join(srv.base, invite, name) for name in ("A", "B", "C", "Watcher")]
         watcher = joined[-1]
         assert watcher["seat"] is None
         sock = await Player(srv.ws_base, room_id, watcher["token"]).connect()
@@ -298,18 +292,13 @@ async def test_a_removed_spectators_sockets_get_the_kicked_frame(any_db_url: str
 
 async def test_a_muted_members_socket_learns_it_and_its_chat_gets_an_error_frame(any_db_url: str) -> None:
     async with serve(any_db_url) as srv:
-        async with httpx.AsyncClient(base_url=srv.base) as c:
-            made = (await c.post("/api/rooms", json={**TOY, "name": "Host"})).json()
-            invite = made["invite_url"].rsplit("/", 1)[1]
-            room_id, host = made["room_id"], made["token"]
-        async with httpx.AsyncClient(base_url=srv.base) as c:
-            guest = (await c.post(f"/api/join/{invite}", json={"name": "Guest"})).json()
+        room_id, host, invite = await make_room(srv.base)
+        guest = await join(srv.base, invite, "Guest")
         g = await Player(srv.ws_base, room_id, guest["token"]).connect()
         h = await Player(srv.ws_base, room_id, host).connect()
         assert g.welcome["you"]["muted"] is False
-        async with httpx.AsyncClient(base_url=srv.base) as c:
-            path = f"/api/rooms/{room_id}/members/{guest['member_id']}/mute"
-            assert (await c.post(path, json={"muted": True}, headers=bearer(host))).status_code == 200
+        muted = await host_post(srv.base, room_id, host, f"/members/{guest['member_id']}/mute", {"muted": True})
+        assert muted.status_code == 200
         assert (await g.expect("you"))["you"]["muted"] is True
         await g.send({"type": "chat", "ref": "c1", "text": "can you hear me"})
         refused = await g.expect("error", ref="c1")
