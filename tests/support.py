@@ -9,7 +9,6 @@ import heapq
 import inspect
 import itertools
 import os
-import secrets
 import socket
 import subprocess
 import sys
@@ -115,24 +114,15 @@ class ServerProcess:
 @asynccontextmanager
 async def postgres_database(server_url: str, prefix: str) -> AsyncIterator[str]:
     """A new, empty database ``<prefix>_<random>`` on the PostgreSQL server of ``server_url``,
-    dropped afterwards; yields its SQLAlchemy URL. An unreachable server fails the test."""
-    import asyncpg
+    dropped afterwards; yields its SQLAlchemy (asyncpg) URL. An unreachable server fails the test."""
+    from geniusnight.bench.load import drop_postgres, fresh_postgres
 
-    admin_dsn = server_url.replace("postgresql+asyncpg://", "postgresql://")
-    name = f"{prefix}_{secrets.token_hex(4)}"
-    conn = await asyncpg.connect(admin_dsn)
+    url = server_url.replace("postgresql://", "postgresql+asyncpg://", 1)
+    db_url, name = await fresh_postgres(url, prefix)
     try:
-        await conn.execute(f'CREATE DATABASE "{name}"')
+        yield db_url
     finally:
-        await conn.close()
-    try:
-        yield f"postgresql+asyncpg://{admin_dsn.rsplit('/', 1)[0].split('://', 1)[1]}/{name}"
-    finally:
-        conn = await asyncpg.connect(admin_dsn)
-        try:
-            await conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        finally:
-            await conn.close()
+        await drop_postgres(url, name)
 
 
 class FakeClock:

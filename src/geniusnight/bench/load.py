@@ -157,12 +157,12 @@ def bare_server(frame_bytes: int) -> Server:
     return Server(argv, dict(os.environ), port)
 
 
-async def fresh_postgres(url: str) -> tuple[str, str]:
-    """CREATE DATABASE gn_bench_<random> on the server of ``url``; return (its URL, its name)."""
+async def fresh_postgres(url: str, prefix: str = "gn_bench") -> tuple[str, str]:
+    """CREATE DATABASE <prefix>_<random> on the server of ``url``; return (its URL, its name)."""
     import asyncpg
 
     admin = url.replace("postgresql+asyncpg://", "postgresql://")
-    name = f"gn_bench_{secrets.token_hex(4)}"
+    name = f"{prefix}_{secrets.token_hex(4)}"
     conn = await asyncpg.connect(admin)
     try:
         await conn.execute(f'CREATE DATABASE "{name}"')
