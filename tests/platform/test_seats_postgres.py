@@ -16,20 +16,14 @@ from typing import Any
 import httpx
 import pytest
 
-from support import TOY, postgres_database
+from support import TOY
 
 PG = os.environ.get("GENIUSNIGHT_TEST_POSTGRES_URL")
-pytestmark = [pytest.mark.services, pytest.mark.skipif(not PG, reason="GENIUSNIGHT_TEST_POSTGRES_URL not set")]
-
-
-@pytest.fixture
-async def pg_url() -> AsyncIterator[str]:
-    from geniusnight.cli import db_upgrade
-
-    assert PG is not None
-    async with postgres_database(PG, "gn_races") as url:
-        db_upgrade(url)
-        yield url
+pytestmark = [
+    pytest.mark.services,
+    pytest.mark.skipif(not PG, reason="GENIUSNIGHT_TEST_POSTGRES_URL not set"),
+    pytest.mark.parametrize("any_db_url", ["postgres"], indirect=True),  # conftest's, PostgreSQL only
+]
 
 
 @asynccontextmanager
@@ -66,11 +60,11 @@ async def _room(c: httpx.AsyncClient, people: int) -> tuple[str, str, dict[str, 
     return host["room_id"], invite, {"Authorization": f"Bearer {host['token']}"}
 
 
-async def test_starts_kicks_joins_and_bots_racing_never_answer_500(pg_url: str) -> None:
+async def test_starts_kicks_joins_and_bots_racing_never_answer_500(any_db_url: str) -> None:
     """One process, then two: a start racing a kick, a join, a bot and a leave, many times."""
     statuses: Counter[tuple[str, int]] = Counter()
     for count in (1, 2):
-        async with processes(pg_url, count) as clients:
+        async with processes(any_db_url, count) as clients:
             for i in range(12):
                 a, b = clients[0], clients[-1]
                 room_id, invite, auth = await _room(a, 3)
@@ -106,10 +100,10 @@ async def test_starts_kicks_joins_and_bots_racing_never_answer_500(pg_url: str) 
     assert statuses[("start", 200)] > 0, statuses
 
 
-async def test_the_member_cap_holds_under_concurrent_joins(pg_url: str) -> None:
+async def test_the_member_cap_holds_under_concurrent_joins(any_db_url: str) -> None:
     """GENIUSNIGHT_ROOM_MEMBERS_MAX counts everyone in the room; 30 joins at once on two
     processes into a room of 5 (cap 12) leave 12 members, the others told ``room_crowded``."""
-    async with processes(pg_url, 2, room_members_max=12) as clients:
+    async with processes(any_db_url, 2, room_members_max=12) as clients:
         room_id, invite, auth = await _room(clients[0], 5)
 
         async def join(i: int) -> httpx.Response:
