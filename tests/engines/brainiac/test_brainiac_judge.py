@@ -516,7 +516,53 @@ GERMAN_CASES: list[tuple[str, list[str], bool]] = [
     ("A negativ", ["0 negativ", "Null negativ", "0 neg"], False),
     ("Lector", ["Lektor"], True),
     ("Schliemann", ["Heinrich Schliemann", "Schliemann"], True),
+    # articles der / die / das / ein / eine, any case
+    ("der Rhein", ["Rhein"], True),
+    ("Der Bodensee", ["Bodensee"], True),
+    ("ein Elefant", ["Elefant"], True),
+    ("eine Eiche", ["Eiche"], True),
+    ("DIE DONAU", ["Donau"], True),
+    ("Brandenburger Tor", ["das Brandenburger Tor"], True),
+    # umlauts written as ae / oe / ue, ß as ss
+    ("Koeln", ["Köln"], True),
+    ("Zuerich", ["Zürich"], True),
+    ("Oesterreich", ["Österreich"], True),
+    ("Strasse", ["Straße"], True),
+    ("Fussball", ["Fußball"], True),
+    # numbers in words
+    ("dreihundertfünfundsechzig", ["365"], True),
+    ("neunzehnhundertneunundachtzig", ["1989"], True),
+    ("achtzehn", ["18"], True),
+    ("siebzehn", ["18"], False),
+    # spelling slips, and other answers that are no slips
+    ("Neuschwannstein", ["Neuschwanstein"], True),
+    ("Österreich", ["Schweiz"], False),
+    ("Schiller", ["Goethe"], False),
+    ("die Elbe", ["Oder"], False),
+    # a right answer in other words, and a mere mention
+    ("der Fluss Rhein", ["Rhein"], True),
+    ("die Zugspitze im Wettersteingebirge", ["Zugspitze"], True),
+    ("Mississippi Fluss", ["Mississippi"], True),
+    ("Rhein oder Donau", ["Rhein"], False),
+    ("nicht das Auge", ["Auge"], False),
 ]
+
+# German questions: the head of a longer answer, and a surname for a person's full name
+GERMAN_QUESTION_CASES: list[tuple[str, list[str], str, bool]] = [
+    ("Auge des Sturms", ["Auge"], "Wie heißt das ruhige Zentrum eines Hurrikans?", True),
+    ("Beethoven", ["Ludwig van Beethoven"], "Wer komponierte die Mondscheinsonate?", True),
+    ("Goethe", ["Johann Wolfgang von Goethe"], "Welcher Dichter schrieb den Faust?", True),
+    ("Mozart", ["Wolfgang Amadeus Mozart"], "Welchem Komponisten verdanken wir die Zauberflöte?", True),
+    ("Wolfgang", ["Wolfgang Amadeus Mozart"], "Welchem Komponisten verdanken wir die Zauberflöte?", False),
+    ("Berlin", ["Berlin Hauptbahnhof"], "Wie heißt der größte Bahnhof Berlins?", False),
+]
+
+
+@pytest.mark.parametrize(("text", "accepted", "question", "verdict"), GERMAN_QUESTION_CASES)
+def test_german_judge_reads_a_right_answer_in_other_words(
+    text: str, accepted: list[str], question: str, verdict: bool
+) -> None:
+    assert judge(text, accepted, question=question, language="de") is verdict
 
 
 @pytest.mark.parametrize(("text", "accepted", "verdict"), GERMAN_CASES)

@@ -54,6 +54,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Collection, Iterable
+from dataclasses import dataclass
 from functools import lru_cache
 
 from rapidfuzz.distance import OSA
@@ -404,8 +405,8 @@ def judge(
     module docstring; without the question no surname is taken for a full name). ``others``
     holds other known answers (:func:`known_answers`, same ``language``): a typed answer
     among them is no near miss. With ``language="de"`` both are read as German
-    (:func:`normalise`); the rules for a right answer in other words, whose word lists are
-    English, then do not apply."""
+    (:func:`normalise`), and a right answer in other words is read with German words
+    ("Auge des Sturms", "der Fluss Rhein", "Beethoven" for a "Wer ...?" question)."""
     given = normalise(text, language)
     if not given:
         return False
@@ -414,13 +415,11 @@ def judge(
         given = given[2:]  # "a negative charge": an article after all, as no answer is the letter A
     if any(_same(given, target, others) for target in targets):
         return True
-    if language != "en":
-        return False
     words = given.split()
-    if any(head_match(words, target.split(), others) for target in targets):
+    if any(head_match(words, target.split(), others, language) for target in targets):
         return True
-    if question is not None and asks_for_person(question):
-        return any(surname_match(given, answer, others) for answer in accepted)
+    if question is not None and asks_for_person(question, language):
+        return any(surname_match(given, answer, others, language) for answer in accepted)
     return False
 
 
@@ -470,35 +469,78 @@ def _same_marks(given: list[str], target: list[str]) -> bool:
     return given_marks <= target_words and target_marks <= given_words
 
 
-# Words that may stand before an accepted answer without changing it ("the river Nile",
-# "Mount Everest", "the planet Mars", "in 1969"; the leading article is already gone).
-_LEAD_WORDS = frozenset(
-    {
-        *("the", "a", "an", "in", "on", "at", "of", "river", "mount", "mt", "lake", "planet"),
-        *("city", "sea", "ocean", "island", "isle", "year", "number", "letter", "word", "country"),
-    }
-)
-# Words that begin a phrase qualifying the answer after it ("eye of the storm", "Paris in France").
-_LINK_WORDS = frozenset({"of", "in", "on", "at", "from", "near", "by"})
-# One generic noun that may follow an answer ("Nile river", "Everest mountain").
-_GENERIC_NOUNS = frozenset(
-    {
-        *("river", "mountain", "mountains", "mount", "lake", "sea", "ocean", "island", "islands"),
-        *("desert", "volcano", "planet", "star", "language", "people", "tribe", "dynasty", "empire"),
-    }
-)
-# A negation, an alternative or a hedge in the words around the head makes the answer not
-# the accepted one ("Nile or Amazon", "eye, not the wall").
-_NOT_WORDS = frozenset(
-    {
-        *("not", "no", "never", "nor", "or", "either", "neither", "isnt", "wasnt", "arent", "except"),
-        *("but", "versus", "vs", "than", "maybe", "perhaps", "unless", "instead", "without"),
-    }
-)
+@dataclass(frozen=True)
+class OtherWords:
+    """One language's words for reading a right answer in other words, in normal form
+    (umlauts as ae/oe/ue, ß as ss)."""
+
+    lead: frozenset[str]  # may stand before the answer ("the river Nile", "Mount Everest")
+    link: frozenset[str]  # begin a phrase qualifying the answer after it ("eye of the storm")
+    generic: frozenset[str]  # one generic noun that may follow the answer ("Nile river")
+    negation: frozenset[str]  # a negation, alternative or hedge: not the answer ("Nile or Amazon")
+    who: frozenset[str]  # a question starting with one of these asks for a person
+    person: frozenset[str]  # kinds of person named among a question's first words
+
+
+def _words(*groups: str) -> frozenset[str]:
+    return frozenset(word for group in groups for word in group.split())
+
+
+OTHER_WORDS = {
+    "en": OtherWords(
+        lead=_words(
+            "the a an in on at of river mount mt lake planet",
+            "city sea ocean island isle year number letter word country",
+        ),
+        link=_words("of in on at from near by"),
+        generic=_words(
+            "river mountain mountains mount lake sea ocean island islands",
+            "desert volcano planet star language people tribe dynasty empire",
+        ),
+        negation=_words(
+            "not no never nor or either neither isnt wasnt arent except",
+            "but versus vs than maybe perhaps unless instead without",
+        ),
+        who=_words("who whose whom"),
+        person=_words(
+            "actor actress architect artist astronaut author chemist composer",
+            "dictator director emperor empress explorer guitarist inventor king",
+            "leader man mathematician musician novelist painter person pharaoh",
+            "philosopher physicist playwright poet pope president prime queen",
+            "scientist sculptor singer writer woman athlete player general",
+        ),
+    ),
+    "de": OtherWords(
+        lead=_words(
+            "der die das den dem des ein eine einen einem im in am an auf fluss berg see",
+            "stadt meer ozean insel planet jahr zahl buchstabe wort land staat",
+        ),
+        link=_words("des der von vom im in am an bei aus auf"),
+        generic=_words(
+            "fluss strom berg gebirge see meer ozean insel inseln",
+            "wueste vulkan planet stern sprache volk stamm dynastie reich",
+        ),
+        negation=_words(
+            "nicht kein keine keiner nie niemals oder weder noch entweder ausser",
+            "aber sondern statt anstatt vielleicht eventuell ohne als gegen",
+        ),
+        who=_words("wer wessen wem wen"),
+        person=_words(
+            "schauspieler schauspielerin architekt kuenstler kuenstlerin astronaut autor autorin",
+            "chemiker komponist komponistin diktator regisseur kaiser kaiserin entdecker erfinder",
+            "koenig koenigin mann frau mathematiker musiker maler malerin person pharao",
+            "philosoph physiker dichter dichterin papst praesident kanzler kanzlerin",
+            "wissenschaftler bildhauer saenger saengerin schriftsteller schriftstellerin",
+            "sportler sportlerin spieler spielerin general feldherr forscher forscherin",
+        ),
+    ),
+}
 _QUALIFIER_WORDS = 4  # at most this many words qualify the head
 
 
-def head_match(given: list[str], target: list[str], others: Collection[str] = frozenset()) -> bool:
+def head_match(
+    given: list[str], target: list[str], others: Collection[str] = frozenset(), language: str = "en"
+) -> bool:
     """Whether the normal-form words ``given`` are the accepted answer ``target`` in other
     words: generic words before it, the accepted answer (near misses as for a whole
     answer), then nothing, a link-word phrase, a generic noun, or after a number a unit.
@@ -508,63 +550,67 @@ def head_match(given: list[str], target: list[str], others: Collection[str] = fr
     >>> head_match("206 bones".split(), ["206"]), head_match("nile or amazon".split(), ["nile"])
     (True, False)
     """
+    words = OTHER_WORDS.get(language, OTHER_WORDS["en"])
     n = len(target)
     joined = " ".join(target)
     for i in range(len(given) - n + 1):
-        if i and given[i - 1] not in _LEAD_WORDS:
+        if i and given[i - 1] not in words.lead:
             return False  # only generic words may stand before the head
         rest = given[i + n :]
-        if (i or rest) and _same(" ".join(given[i : i + n]), joined, others) and _qualifies(rest, target[-1]):
+        if (i or rest) and _same(" ".join(given[i : i + n]), joined, others) and _qualifies(rest, target[-1], words):
             return True
     return False
 
 
-def _qualifies(rest: list[str], last: str) -> bool:
+def _qualifies(rest: list[str], last: str, words: OtherWords) -> bool:
     """Whether ``rest``, the words after a matched head ending in ``last``, only qualify it."""
     if not rest:
         return True
-    if len(rest) > _QUALIFIER_WORDS or any(w in _NOT_WORDS or any(c.isdigit() for c in w) for w in rest):
+    if len(rest) > _QUALIFIER_WORDS or any(w in words.negation or any(c.isdigit() for c in w) for w in rest):
         return False
-    if rest[0] in _LINK_WORDS:
+    if rest[0] in words.link:
         return len(rest) > 1
-    if len(rest) == 1 and rest[0] in _GENERIC_NOUNS:
+    if len(rest) == 1 and rest[0] in words.generic:
         return True
     # a number's unit: "206 bones", "12 months", "1969 ad"
     return last[:1].isdigit() and len(rest) <= 2
 
 
-# A question asks for a person when it starts "Who/Whose/Whom" or names a kind of person
-# among its first words ("Which Dutch painter ...", "Which scientist ...").
-_PERSON_NOUNS = frozenset(
-    {
-        *("actor", "actress", "architect", "artist", "astronaut", "author", "chemist", "composer"),
-        *("dictator", "director", "emperor", "empress", "explorer", "guitarist", "inventor", "king"),
-        *("leader", "man", "mathematician", "musician", "novelist", "painter", "person", "pharaoh"),
-        *("philosopher", "physicist", "playwright", "poet", "pope", "president", "prime", "queen"),
-        *("scientist", "sculptor", "singer", "writer", "woman", "athlete", "player", "general"),
-    }
-)
+# A question asks for a person when it starts "Who/Whose/Whom" ("Wer/Wessen/Wem/Wen") or names
+# a kind of person among its first words ("Which Dutch painter ...", "Welcher Komponist ...").
 _NAME_PARTICLES = frozenset(
     {"da", "de", "del", "della", "der", "di", "du", "van", "von", "den", "la", "le", "al", "bin", "ibn", "st"}
 )
 _NAME_SUFFIXES = frozenset({"jr", "sr", "i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x"})
 
 
-def asks_for_person(question: str) -> bool:
+def asks_for_person(question: str, language: str = "en") -> bool:
     """Whether ``question`` asks for a person (so a surname may stand for a full name).
 
     >>> asks_for_person("Who painted the Mona Lisa?"), asks_for_person("Which Dutch painter cut off his ear?")
     (True, True)
     >>> asks_for_person("Which country has the most people?")
     False
+    >>> asks_for_person("Welchem Komponisten verdanken wir die Zauberflöte?", "de")
+    True
     """
-    words = re.findall(r"[a-z]+", question.casefold())
-    if words[:1] and words[0] in ("who", "whose", "whom"):
+    lists = OTHER_WORDS.get(language, OTHER_WORDS["en"])
+    words = _tokens(question, language) if language != "en" else re.findall(r"[a-z]+", question.casefold())
+    if words[:1] and words[0] in lists.who:
         return True
-    return any(w.rstrip("s") in _PERSON_NOUNS for w in words[:4])
+    return any(_inflected(w) & lists.person for w in words[:4])
 
 
-def surname_match(given: str, full_name: str, others: Collection[str] = frozenset()) -> bool:
+def _inflected(word: str) -> set[str]:
+    """``word`` and its forms without a plural or case ending ("painters", "Komponisten")."""
+    forms = {word, word.rstrip("s")}
+    for ending in ("en", "n", "s"):
+        if word.endswith(ending):
+            forms.add(word[: -len(ending)])
+    return forms
+
+
+def surname_match(given: str, full_name: str, others: Collection[str] = frozenset(), language: str = "en") -> bool:
     """Whether the normal form ``given`` is the surname of the accepted answer ``full_name``,
     a name of two to four words: its last word, alone or with the name particles before it
     ("gogh", "van gogh" for "Vincent van Gogh"), near misses as for a whole answer.
@@ -572,7 +618,7 @@ def surname_match(given: str, full_name: str, others: Collection[str] = frozense
     >>> surname_match("velazquez", "Diego Velázquez"), surname_match("henry", "Henry VIII")
     (True, False)
     """
-    words = normalise(full_name).split()
+    words = normalise(full_name, language).split()
     if not 2 <= len(words) <= 4 or words[-1] in _NAME_SUFFIXES or not words[-1].isalpha():
         return False
     k = len(words) - 1
