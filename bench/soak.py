@@ -93,7 +93,7 @@ async def soak(args: argparse.Namespace) -> dict[str, Any]:
         **os.environ,
         "GENIUSNIGHT_ENV": "test",
         "GENIUSNIGHT_BOT_DELAY_MS": "0",
-        "GENIUSNIGHT_EXTRA_ENGINES": '["geniusnight.bench.toy:ENGINE"]',
+        "GENIUSNIGHT_EXTRA_ENGINES": '["geniusnight.fixtures.count21:ENGINE"]',
         "GENIUSNIGHT_ROOMS_PER_MINUTE": "100000",
     }
     for name, value in (("LIVE_GAMES_MAX", args.live_games_max), ("LIVE_FINISHED_SECONDS", args.finished_seconds)):

@@ -1,7 +1,7 @@
 """Shared fixtures: a migrated temporary database, the app in-process, and real servers.
 
-The toy engine in ``geniusnight/bench/toy.py`` ("count21") stands in for a game wherever a test
-is about the platform rather than a game's rules.
+The fixture game ``count21`` (``geniusnight/fixtures/count21.py``) stands in for a game
+wherever a test is about the platform rather than a game's rules.
 """
 
 from __future__ import annotations

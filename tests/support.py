@@ -23,7 +23,7 @@ import httpx
 
 TESTS = Path(__file__).resolve().parent
 ROOT = TESTS.parent
-TOY = "geniusnight.bench.toy:ENGINE"
+TOY = "geniusnight.fixtures.count21:ENGINE"
 
 
 def free_port() -> int:

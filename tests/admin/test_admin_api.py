@@ -125,7 +125,7 @@ async def test_admin_is_disabled_without_a_configured_token(db_url: str) -> None
     from geniusnight.server.app import create_app
 
     app = create_app(
-        Settings(env="test", database_url=db_url, extra_engines=["geniusnight.bench.toy:ENGINE"], bot_delay_ms=0)
+        Settings(env="test", database_url=db_url, extra_engines=["geniusnight.fixtures.count21:ENGINE"], bot_delay_ms=0)
     )
     transport = httpx.ASGITransport(app=app)
     async with app.router.lifespan_context(app), httpx.AsyncClient(transport=transport, base_url="http://t") as c:

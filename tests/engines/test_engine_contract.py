@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from geniusnight.bench.toy import ENGINE as TOY
 from geniusnight.engines import ENGINES, IllegalAction, Rng, get_engine, register
 from geniusnight.engines.base import Engine, GameInfo
+from geniusnight.fixtures.count21 import ENGINE as TOY
 
 register(TOY)
 SEED = 987654321987654

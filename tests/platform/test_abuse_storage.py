@@ -13,8 +13,8 @@ import httpx
 import pytest
 from sqlalchemy import func, select
 
-from geniusnight.bench.toy import ENGINE
 from geniusnight.db import RefusalCount, RefusedAction
+from geniusnight.fixtures.count21 import ENGINE
 from inprocess import serve
 from support import seated_room
 

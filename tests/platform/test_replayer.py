@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from geniusnight.bench.toy import ENGINE
 from geniusnight.engines import IllegalAction
+from geniusnight.fixtures.count21 import ENGINE
 from geniusnight.server.replay.replayer import LogEntry, ReplayError, initial_state, replay, steps
 
 

@@ -62,9 +62,9 @@ class Swept:
     the sweep's own SQL statements as they reach the database."""
 
     def __init__(self, db_url: str) -> None:
-        from geniusnight.bench.toy import ENGINE
         from geniusnight.db import Database
         from geniusnight.engines import ENGINES, register
+        from geniusnight.fixtures.count21 import ENGINE
 
         if ENGINE.info.id not in ENGINES:
             register(ENGINE)

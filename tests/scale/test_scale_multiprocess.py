@@ -19,7 +19,7 @@ import httpx
 import pytest
 import websockets
 
-from geniusnight.bench.toy import ENGINE as TOY_ENGINE
+from geniusnight.fixtures.count21 import ENGINE as TOY_ENGINE
 from geniusnight.server.play.driver import SWEEP_GRACE
 from support import TOY, FakeClock, ServerProcess
 from wsclient import Player, host_post, join, make_room

@@ -5,7 +5,7 @@ One round:
 
 1. a fresh database (a SQLite file, or a new PostgreSQL database with ``--postgres``) and one
    ``geniusnight serve`` process with bots that move at once;
-2. ``--rooms`` rooms of the three games and the toy game ``count21``, each seat either a
+2. ``--rooms`` rooms of the three games and the fixture game ``count21``, each seat either a
    ``random`` bot or a scripted websocket client; a client plays its turns with the
    engine's ``random`` policy on the state replayed from the game's log (read through the
    admin export), and the host starts a rematch when a game ends;
@@ -45,7 +45,7 @@ from typing import Any
 
 from .load import ADMIN_TOKEN, Server, _register_extra, drop_postgres, free_port, fresh_postgres
 
-TOY = "geniusnight.bench.toy:ENGINE"
+TOY = "geniusnight.fixtures.count21:ENGINE"
 
 # (game, options, scripted clients, random bots): every room has at least one client (the host)
 ROOM_KINDS: tuple[tuple[str, dict[str, Any], int, int], ...] = (

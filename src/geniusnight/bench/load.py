@@ -904,7 +904,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--game",
         default="all",
         help="engine id, comma-separated ids, or all (the three real games, one after another, each "
-        "beside the bare server); count21, the tests' toy game, is the transport baseline",
+        "beside the bare server); count21, the fixture game, is the transport baseline",
     )
     p.add_argument(
         "--no-patches",
@@ -941,7 +941,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="runs of each game (ours, then the bare server, each time), and the median of their ratios",
     )
     p.add_argument("--json", type=Path, help="also write the report as JSON here")
-    p.add_argument("--extra-engine", help="module:attribute of an extra engine (count21: geniusnight.bench.toy:ENGINE)")
+    p.add_argument(
+        "--extra-engine", help="module:attribute of an extra engine (count21: geniusnight.fixtures.count21:ENGINE)"
+    )
 
 
 def main(args: argparse.Namespace) -> int:
@@ -957,7 +959,7 @@ def main(args: argparse.Namespace) -> int:
     for game in games:
         one = argparse.Namespace(**{**vars(args), "game": game})
         if game == "count21" and not one.extra_engine:
-            one.extra_engine = "geniusnight.bench.toy:ENGINE"
+            one.extra_engine = "geniusnight.fixtures.count21:ENGINE"
         if one.extra_engine:
             _register_extra(one.extra_engine)
         runs = []
