@@ -8,8 +8,9 @@ import concurrent.futures
 import logging
 import logging.config
 import os
-import socket
+import signal
 import sys
+import threading
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -189,27 +190,83 @@ def serve(host: str | None, port: int | None, database_url: str | None, migrate:
         forwarded_allow_ips=settings.trusted_proxies,
         timeout_graceful_shutdown=int(RECONNECT_GRACE + DRAIN_TIMEOUT + 5),
     )
-    DrainingServer(config, app.state.services.drain).run()
+    server = uvicorn.Server(config)
+    with asyncio.Runner(loop_factory=ListenersLoop) as runner:
+        runner.run(serve_draining(server, app.state.services.drain))
 
 
-class DrainingServer(uvicorn.Server):
-    """Uvicorn, with the app's graceful shutdown (``Services.drain``) between closing the
-    listener and uvicorn's own close of every remaining socket."""
+try:
+    from uvloop import Loop as EventLoop  # uvicorn's choice too, when it is installed
+except ImportError:  # pragma: no cover - uvicorn[standard] brings it
+    EventLoop = asyncio.SelectorEventLoop  # type: ignore[misc,assignment]
 
-    def __init__(self, config: uvicorn.Config, drain: Callable[[], Awaitable[None]]) -> None:
-        super().__init__(config)
+
+class ListenersLoop(EventLoop):
+    """The event loop, keeping the listening servers opened on it (uvicorn's), so a
+    graceful shutdown can stop accepting connections before it drains the open ones."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.listeners: list[asyncio.AbstractServer] = []
+
+    async def create_server(self, *args: Any, **kwargs: Any) -> asyncio.AbstractServer:  # type: ignore[override]
+        server: asyncio.AbstractServer = await super().create_server(*args, **kwargs)
+        self.listeners.append(server)
+        return server
+
+
+async def serve_draining(server: uvicorn.Server, drain: Callable[[], Awaitable[None]]) -> None:
+    """Run ``server``; once it listens, SIGTERM and SIGINT first drain the app (``drain``,
+    ``Services.drain``: every socket asked to reconnect, the moves in flight settled), then
+    reach uvicorn's own handler, which closes what is left and exits."""
+    serving = asyncio.create_task(server.serve())
+    while not server.started and not serving.done():
+        await asyncio.sleep(0.05)
+    if server.started:
+        GracefulExit(drain).install()  # after uvicorn's handlers, which it set as it began
+    await serving
+
+
+class GracefulExit:
+    """Signal handlers that drain the app before the server's own handlers run: the
+    listening sockets close (new connections go to another replica), then ``drain``, then
+    the signal is raised again with the server's handlers back in place. A second signal
+    while draining goes straight to the server (twice Ctrl-C: exit now)."""
+
+    SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+    def __init__(self, drain: Callable[[], Awaitable[None]]) -> None:
         self.drain = drain
+        self.loop = asyncio.get_running_loop()
+        self.previous: dict[int, Any] = {}
+        self.draining: asyncio.Task[None] | None = None
 
-    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
-        for server in self.servers:
-            server.close()  # stop accepting; uvicorn closes them again, harmlessly
-        for sock in sockets or []:
-            sock.close()
+    def install(self) -> None:
+        if threading.current_thread() is not threading.main_thread():
+            return  # signals reach only the main thread (uvicorn also skips them then)
+        for sig in self.SIGNALS:
+            self.previous[sig] = signal.signal(sig, self.received)
+
+    def received(self, sig: int, frame: Any) -> None:
+        if self.draining is None:
+            self.loop.call_soon_threadsafe(self.begin, sig)
+        elif callable(handler := self.previous[sig]):
+            handler(sig, frame)
+
+    def begin(self, sig: int) -> None:
+        if self.draining is None:
+            self.draining = self.loop.create_task(self.run(sig))
+
+    async def run(self, sig: int) -> None:
+        for listener in getattr(self.loop, "listeners", ()):
+            listener.close()  # stop accepting; uvicorn closes them again, harmlessly
         try:
             await self.drain()
         except Exception:
             logging.getLogger(__name__).exception("graceful shutdown failed; closing anyway")
-        await super().shutdown(sockets)
+        for other, handler in self.previous.items():
+            signal.signal(other, handler)
+        signal.raise_signal(sig)  # the server's own handler: it shuts down and exits
 
 
 def main(argv: list[str] | None = None) -> int:
