@@ -107,13 +107,15 @@ async def open_room(
     await host.get_by_test_id(f"game-{game}").check(force=True)
     for name, value in (options or {}).items():
         field = host.get_by_test_id(f"opt-{name}")
+        await field.wait_for(state="attached")
+        if not await field.is_visible():  # an advanced option: open "Advanced" once
+            await host.locator("details.advanced summary", has_text="Advanced").first.click()
         kind = await field.evaluate("e => e.tagName + ':' + (e.type || '')")
         if kind.startswith("SELECT"):
             await field.select_option(str(value))
         elif kind == "INPUT:checkbox":
             await field.set_checked(bool(value))
         elif kind.startswith("TEXTAREA"):
-            await host.locator("details.advanced summary", has_text="Advanced").first.click()
             await field.fill(json.dumps(value))
         else:
             await field.fill(str(value))
