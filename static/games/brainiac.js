@@ -185,25 +185,28 @@ export function createGameView(root, ctx) {
     }
   }
 
-  function cardList(v, { ask }) {
+  function cardList(v) {
     const ol = h("ol", { class: "bq-card", "data-testid": "bq-card" });
     (v.card || []).forEach((q, i) => {
       const li = h("li", { class: `bq-q${q.asked ? " bq-asked" : ""}` });
       add(li, h("span", { class: "bq-level" }, level(i)), h("span", { class: "bq-qtext" }, q.q));
       if (q.a) add(li, h("span", { class: "bq-accepted" }, T("bq.answer_is", { answer: q.a.join(" / ") })));
       if (q.asked) add(li, h("span", { class: "bq-tag" }, T("bq.asked")));
-      if (ask) {
-        add(li, h("button", {
-          type: "button",
-          class: "primary",
-          "data-testid": `bq-ask-${i}`,
-          disabled: q.asked || !canAct(),
-          onclick: () => send({ type: "ask", index: i }),
-        }, T("bq.ask_this")));
-      }
       add(ol, li);
     });
     return ol;
+  }
+
+  // The Genius's four choices as one bar of buttons, one per level: on a phone the bar is
+  // fixed at the bottom (.action-bar), so even the very hard question is one tap away
+  function askBar(v) {
+    return h("div", { class: "bq-buttons bq-ask-bar action-bar" }, ...(v.card || []).map((q, i) => h("button", {
+      type: "button",
+      class: "primary",
+      "data-testid": `bq-ask-${i}`,
+      disabled: q.asked || !canAct(),
+      onclick: () => send({ type: "ask", index: i }),
+    }, T("bq.ask_this", { level: level(i) }))));
   }
 
   function questionBox(v) {
@@ -219,7 +222,7 @@ export function createGameView(root, ctx) {
     const mine = me() !== null && v.to_act.includes(me());
     if (v.phase === "trade") {
       add(main, h("h3", {}, T("bq.your_card")));
-      if (v.card) add(main, cardList(v, { ask: false }));
+      if (v.card) add(main, cardList(v));
       if (me() !== null) {
         if (v.trade.mine) add(main, h("p", { "data-testid": "bq-trade-done" }, v.trade.mine === "trade" ? T("bq.traded") : T("bq.kept")));
         else add(main, h("div", { class: "bq-buttons action-bar" },
@@ -231,7 +234,7 @@ export function createGameView(root, ctx) {
     }
     if (v.phase === "ask") {
       if (mine) {
-        add(main, h("h3", {}, T("bq.pick_question")), cardList(v, { ask: true }));
+        add(main, h("h3", {}, T("bq.pick_question")), cardList(v), askBar(v));
       } else {
         add(main, h("p", { class: "bq-wait" }, T("bq.choosing_question", { name: name(v.genius) })));
       }

@@ -39,7 +39,7 @@ GENIUS_IDEA = {
 }
 BRAINIAC = {
     "trade": ["bq-keep", "bq-trade"],
-    "ask": ["bq-ask-0"],
+    "ask": ["bq-ask-0", "bq-ask-1", "bq-ask-2", "bq-ask-3"],  # all four levels, the very hard one too
     "answer": ["bq-answer-input", "bq-answer-submit"],
     "judge": ["bq-judge-confirm"],
     "dispute": ["bq-dispute-done", ".bq-dispute"],  # No (more) disputes, each Dispute
