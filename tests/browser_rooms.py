@@ -90,15 +90,19 @@ async def open_room(
     bots: list[str] | None = None,
     phone_first: bool = True,
     start: bool = True,
+    langs: list[str] | None = None,
 ) -> list[Page]:
     """The first person creates the room on the home page, the others join by its invite
     link in their own browser contexts; the host adds ``bots`` and starts. Returns the pages
     in seat order (people first, then bots take the next seats). With ``phone_first`` the
-    host is on a 390 px touch phone, everyone else on a 1280 px laptop."""
+    host is on a 390 px touch phone, everyone else on a 1280 px laptop. ``langs`` gives each
+    person's page language (the language switch's cookie)."""
     pages: list[Page] = []
     for i, _ in enumerate(names):
         phone = phone_first and i == 0
         ctx = await browser.new_context(**(PHONE if phone else DESKTOP))  # type: ignore[arg-type]
+        if langs:
+            await ctx.add_cookies([{"name": "lang", "value": langs[i], "url": base}])
         pages.append(await ctx.new_page())
         if phone:
             PHONES.add(pages[-1])
@@ -138,7 +142,7 @@ async def open_room(
         return pages
     await press(host.get_by_test_id("start"))
     for page in pages:
-        await expect(page.get_by_test_id("room-status")).to_contain_text("Playing")
+        await expect(page.locator("#room")).to_have_attribute("data-status", "playing")  # in any language
     return pages
 
 

@@ -11,7 +11,7 @@ import re
 from playwright.async_api import Browser, Page, expect
 from playwright.async_api import Error as PlaywrightError
 
-from browser_rooms import DESKTOP, can_use, close_all, continue_reveal, press
+from browser_rooms import DESKTOP, can_use, close_all, continue_reveal, open_room, press
 from geniusnight.engines.brainiac import packs
 from support import ServerProcess
 
@@ -60,24 +60,20 @@ async def test_the_create_form_starts_with_the_hosts_page_language(server: Serve
 async def test_a_german_game_is_played_to_the_end_with_german_questions_on_both_pages(
     server: ServerProcess, browser: Browser
 ) -> None:
-    host = await page_in(browser, server.base, "de")
-    await host.goto(server.base + "/")
-    await host.get_by_test_id("game-brainiac").check(force=True)
-    await expect(host.get_by_test_id("opt-language")).to_have_value("de")  # nobody picked it
-    await host.get_by_test_id("host-name").fill("Ada")
-    await press(host.get_by_test_id("create-room"))
-    await expect(host.get_by_test_id("connection")).to_have_attribute("data-state", "open")
-    invite = await host.get_by_test_id("invite-url").input_value()
-    guest = await page_in(browser, server.base, "en")
-    await guest.goto(invite)
-    await guest.get_by_test_id("join-name").fill("Grace")
-    await guest.get_by_test_id("join-room").click()
-    await expect(guest.get_by_test_id("connection")).to_have_attribute("data-state", "open")
+    # no language picked: the room takes the host's page language
+    pages = await open_room(
+        browser,
+        server.base,
+        "brainiac",
+        ["Ada", "Grace"],
+        bots=["trivia"],
+        phone_first=False,
+        langs=["de", "en"],
+        start=False,
+    )
+    host, guest = pages
     await expect(host.get_by_test_id("opt-language")).to_have_value("de")  # the lobby's form: the room's choice
-    await press(host.get_by_test_id("add-bot"))
-    await expect(host.get_by_test_id("seats").locator("li")).to_have_count(3)
     await press(host.get_by_test_id("start"))
-    pages = [host, guest]
     await expect(host.locator("html")).to_have_attribute("lang", "de")
     await expect(guest.locator("html")).to_have_attribute("lang", "en")
 
