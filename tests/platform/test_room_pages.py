@@ -3,12 +3,7 @@
 from __future__ import annotations
 
 import httpx
-
-
-async def create(client: httpx.AsyncClient, name: str = "Ada") -> dict:
-    r = await client.post("/api/rooms", json={"game": "count21", "options": {}, "name": name})
-    assert r.status_code == 200, r.text
-    return r.json()
+from test_rooms_api import create
 
 
 async def test_the_invite_shows_a_newcomer_the_join_screen(client: httpx.AsyncClient) -> None:
