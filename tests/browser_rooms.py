@@ -146,6 +146,13 @@ async def open_room(
     return pages
 
 
+async def screen_path(host: Page) -> str:
+    """The shared screen's link on the host's room page, once the page has fetched it."""
+    link = host.get_by_test_id("open-screen")
+    await expect(link).to_have_attribute("href", re.compile(r"/screen#"))
+    return await link.get_attribute("href") or ""
+
+
 async def close_all(pages: list[Page]) -> None:
     for page in pages:
         PHONES.discard(page)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from playwright.async_api import Browser, Dialog, Page, expect
 
-from browser_rooms import DESKTOP, PHONE, PHONES, close_all, press
+from browser_rooms import DESKTOP, PHONE, PHONES, close_all, press, screen_path
 from support import ServerProcess
 
 
@@ -89,7 +89,7 @@ async def test_the_host_mutes_removes_locks_and_renews_the_invite(server: Server
     # screen show the new one, and the new room code
     screen = await host.context.new_page()
     pages.append(screen)
-    await screen.goto(server.base + await host.get_by_test_id("open-screen").get_attribute("href"))
+    await screen.goto(server.base + await screen_path(host))
     old_code = await host.get_by_test_id("room-code").text_content()
     await expect(screen.get_by_test_id("screen-code")).to_have_text(old_code or "")
     await expect(screen.locator("#screen-qr svg")).to_be_visible()

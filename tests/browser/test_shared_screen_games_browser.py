@@ -20,7 +20,7 @@ from playwright.async_api import Error as PlaywrightError
 from test_brainiac_browser import step as brainiac_step
 from test_genius_idea_browser import step as genius_step
 
-from browser_rooms import PHONE, PHONES, can_use, close_all, continue_reveal, open_room, press
+from browser_rooms import PHONE, PHONES, can_use, close_all, continue_reveal, open_room, press, screen_path
 from geniusnight.engines import get_engine
 from geniusnight.server.play.patches import apply_patch
 from hidden_info import check_view, secret_texts
@@ -58,8 +58,7 @@ class SharedScreen:
 
     @classmethod
     async def open(cls, browser: Browser, host: Page, base: str) -> SharedScreen:
-        href = await host.get_by_test_id("open-screen").get_attribute("href")
-        assert href and "#" in href, href
+        href = await screen_path(host)
         page = await (await browser.new_context(viewport={"width": 1920, "height": 1080})).new_page()
         await page.add_init_script(RECORD_TEXTS)
         screen = cls(page)
