@@ -7,9 +7,11 @@ decoys (``"d"`` in the pack) when it has any; else for a number question a nearb
 round as the answer ("1908" for 1912, "200000" for 300000); for "What does X stand for?" the
 right expansion with one word changed for another of the same initial; otherwise the answer of
 the pack question most like the asked one: of the same kind (the noun after "which"/"what",
-"type of" ..., or a person for "who"), then by shared content words (weighted by how rare they
-are, triple for the first three) and, in the built-in bank, the same category (a random one of
-the best three). It is checked so that the judge really rules it wrong.
+"type of" ..., or a person for "who"; in German "Welches Land", "Wie heißt der Berg", "Wer":
+the words are the game's language's, ``bot_words.py``), then by shared content words
+(weighted by how rare they are, triple for the first three) and, in the built-in bank, the
+same category (a random one of the best three). It is checked so that the judge really rules
+it wrong.
 
 Both mark their answers and their verdicts as Genius ``"bot": true`` and never dispute a
 verdict (they agree at once when they stand in for a person who is away).
@@ -17,11 +19,12 @@ verdict (they agree at once when they stand in for a person who is away).
 - ``random``: trades half the time, asks any unasked question, answers right half the time
   as a Brainiac (never as an IDIOT, who must answer wrong), confirms the engine's verdicts
   and accuses a uniformly random wrong answerer or no one.
-- ``trivia``: answers right with probability 0.85 / 0.65 / 0.45 / 0.25 by difficulty as a
-  Brainiac (always wrong as an IDIOT), trades with probability 0.1, asks a random unasked
-  question and confirms the engine's verdicts as Genius, and accuses the wrong answerer most
-  likely to be an IDIOT given the WHOAMI cards still unseen (Bayes with the chance that a
-  Brainiac misses a question of that level), when a correct accusation is worth the risk.
+- ``trivia``: answers right with probability 0.95 / 0.80 / 0.60 / 0.45 by difficulty as a
+  Brainiac (always wrong as an IDIOT; about 70 % right over a game), trades with probability
+  0.1, asks a random unasked question and confirms the engine's verdicts as Genius, and
+  accuses the wrong answerer most likely to be an IDIOT given the WHOAMI cards still unseen
+  (Bayes with the chance that a Brainiac misses a question of that level), when a correct
+  accusation is worth the risk.
 """
 
 from __future__ import annotations
@@ -31,17 +34,18 @@ import json
 import math
 import re
 from collections import Counter
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any, NamedTuple
 
 from ..base import Rng
 from . import packs
+from .bot_words import GuessWords, guess_words
 from .cards import IDIOT, State, card_count, card_questions, known_others, language, question_decoys
-from .judge import asks_for_person, judge, normalise
+from .judge import OTHER_WORDS, asks_for_person, judge, normalise
 from .rules import accepted_answers
 from .view import seat_view, shared_view
 
-RIGHT_BY_LEVEL = (0.85, 0.65, 0.45, 0.25)
+RIGHT_BY_LEVEL = (0.95, 0.80, 0.60, 0.45)  # about 70 % right over a game's questions
 FRAME_WEIGHT = 3.0  # a shared answer kind ("which painter") counts triple
 CATEGORY_BONUS = 4.0  # built-in bank: a question of the same category, as much as a rare shared word
 KIND_BONUS = 20.0  # a question asking for the same kind of answer (a country, a drink, a person) beats any words
@@ -111,9 +115,11 @@ def _near_misses(state: State, question: str, accepted: list[str], rng: Rng) -> 
     if number:  # "1912", "3.14", "1/4": change the last figure
         head, digits, tail = number.groups()
         return [f"{head}{n}{tail}" for n in _nearby(int(digits), rng)]
+    lang = language(state)
     index = _index(state)
     entries, idf = index.entries, index.idf
-    words, frame, kind = _stems(question), _frame(question), _kind(question)
+    words, frame = _stems(question, lang), _frame(question, lang)
+    kind = _related_kinds(_kind(question, lang), index, lang)
     topic = index.topics.get(question)
     # only the questions that share a word, the kind of answer or the category with this one
     # can score: look them up instead of walking the whole pack
@@ -128,7 +134,7 @@ def _near_misses(state: State, question: str, accepted: list[str], rng: Rng) -> 
         same = topic is not None and category == topic
         # an answer made of the question's own words gives itself away ("Red blood cells"
         # for the protein in red blood cells)
-        if q == question or numeric or _stems(answer) & words:
+        if q == question or numeric or _stems(answer, lang) & words:
             continue
         overlap = sum(idf[w] for w in words & stems) + FRAME_WEIGHT * sum(idf[w] for w in frame & q_frame)
         bonus = (CATEGORY_BONUS if same else 0.0) + (KIND_BONUS if kind & q_kind else 0.0)
@@ -138,18 +144,15 @@ def _near_misses(state: State, question: str, accepted: list[str], rng: Rng) -> 
     # a random one of the best three, never from a lower tier (of another kind) than the best
     head = [a for score, a in scored[:3] if score > scored[0][0] - KIND_BONUS / 2]
     rng.shuffle(head)
-    return _expansions(question, accepted[0], index, rng) + head + ranked[len(head) :]
+    return _expansions(question, accepted[0], index, lang, rng) + head + ranked[len(head) :]
 
 
-_STANDS_FOR = re.compile(r"\bstands? for\b", re.IGNORECASE)
-
-
-def _expansions(question: str, answer: str, index: Index, rng: Rng) -> list[str]:
-    """For "What does X stand for?": the right expansion with one word changed for a word of
-    the same initial from another expansion of the pack ("Artificial Identity" for AI), or
-    nothing."""
+def _expansions(question: str, answer: str, index: Index, lang: str, rng: Rng) -> list[str]:
+    """For "What does X stand for?" ("Wofür steht X?"): the right expansion with one word
+    changed for a word of the same initial from another expansion of the pack ("Artificial
+    Identity" for AI), or nothing."""
     words = answer.split()
-    if not _STANDS_FOR.search(question) or len(words) < 2:
+    if not guess_words(lang).stands_for.search(question) or len(words) < 2:
         return []
     out = []
     for i in rng.shuffled(list(range(len(words)))):
@@ -176,69 +179,124 @@ def _nearby(n: int, rng: Rng) -> list[int]:
 
 
 _NUMBER = re.compile(r"([\d.,/:% -]*?)(\d+)([.,/:% -]*)")
-_STOP = frozenset(
-    {
-        *("a", "an", "and", "are", "as", "at", "be", "by", "called", "can", "did", "do", "does", "for"),
-        *("from", "has", "have", "in", "is", "it", "its", "known", "name", "of", "on", "or", "that"),
-        *("the", "this", "to", "us", "was", "were", "what", "which", "with", "call", "you", "we", "your"),
-    }
-)
+_WORDS = re.compile(r"[^\W\d_]+")
+_COMPOUND_WORDS = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
 
 
-def _words(text: str) -> list[str]:
+def _words(text: str, lang: str) -> list[str]:
     """Content words of a question (no initials like the "C" of "C. S. Lewis"), cut to 5
     letters so "invented" meets "inventing"."""
-    return [w[:5] for w in normalise(text).split() if w not in _STOP and (len(w) > 2 or w.isdigit())]
+    stop = guess_words(lang).stop
+    return [w[:5] for w in normalise(text, lang).split() if w not in stop and (len(w) > 2 or w.isdigit())]
 
 
-def _stems(text: str) -> frozenset[str]:
-    return frozenset(_words(text))
+def _stems(text: str, lang: str) -> frozenset[str]:
+    return frozenset(_words(text, lang))
 
 
-def _frame(text: str) -> frozenset[str]:
+def _frame(text: str, lang: str) -> frozenset[str]:
     """The first three content words, which name what kind of answer is wanted ("who wrote",
     "capital", "american painter", "german word")."""
-    return frozenset(_words(text)[:3])
+    return frozenset(_words(text, lang)[:3])
 
 
-# words that end the noun after "which"/"what" (a verb, an article, a preposition)
-_KIND_STOP = frozenset(
-    {
-        *("is", "was", "are", "were", "do", "does", "did", "has", "have", "had", "can", "could", "would"),
-        *("will", "the", "a", "an", "of", "in", "on", "to", "from", "for", "by", "with", "that", "at"),
-        *("which", "who", "whose", "where", "when", "like", "as", "than", "and", "or"),
-        *("built", "made", "wrote", "won", "became", "gave", "took", "lies", "flows", "carry", "carries"),
-    }
-)
-_KIND_SKIP = frozenset({"the", "a", "an", "of", "for", "name", "term", "word", "called", "most", "main", "only"})
-
-
-def _kind(question: str) -> frozenset[str]:
+def _kind(question: str, lang: str = "en") -> frozenset[str]:
     """The kind of answer ``question`` wants, as a word stem: ``{"person"}`` for a person, else
-    the head noun after "which"/"what", the last word of the phrase there ("which programming
-    language" -> language; "what type of animal" -> animal; "what is the hardest natural
-    substance" -> substance), or nothing.
+    the noun after "which"/"what" (the language's ask words, ``bot_words.py``), the last word
+    of the phrase there ("which programming language" -> language; "what type of animal" ->
+    animal; "what is the hardest natural substance" -> substance); in a language that writes
+    nouns with a capital, the phrase's head noun ("Welche schwedische Band" -> band; "Wie
+    heißt der höchste Berg Deutschlands" -> berg); or nothing.
 
     >>> sorted(_kind("In which country did cricket begin?")), sorted(_kind("Who painted it?"))
     (['count'], ['person'])
     >>> sorted(_kind("What is the name of the green Japanese paste, hot like horseradish?"))
     ['paste']
+    >>> sorted(_kind("Aus welchem Land stammt die Pizza?", "de")), sorted(_kind("Wer malte sie?", "de"))
+    (['land'], ['person'])
+    >>> sorted(_kind("Wie heißt Michael Endes Roman über ein Mädchen?", "de"))
+    ['roman']
     """
-    if asks_for_person(question):
+    if asks_for_person(question, lang):
         return frozenset({"person"})
-    clause = re.split(r"[,;:?(]", question.casefold())
-    w = re.findall(r"[a-z]+", next((c for c in clause if re.search(r"\b(which|what)\b", c)), ""))
-    at = next((i for i, x in enumerate(w) if x in ("which", "what")), None)
-    if at is None:
-        return frozenset()
-    rest = w[at + 1 :]
-    if rest[1:2] == ["of"] and rest[0] in ("type", "kind", "sort", "breed", "species"):
-        rest = rest[2:]
-    elif rest[:1] and rest[0] in ("is", "was", "are", "were"):
-        # "what is the name of the galaxy ...", "what is the largest planet ..."
-        rest = list(itertools.dropwhile(lambda x: x in _KIND_SKIP or x.endswith("est"), rest[1:]))
-    phrase = list(itertools.takewhile(lambda x: x not in _KIND_STOP and not x.endswith("ed"), rest[:3]))
-    return frozenset({phrase[-1][:5]}) if phrase else frozenset()
+    g = guess_words(lang)
+    # a compound of a language that writes nouns with a capital is one word ("Cowboy-Puppe")
+    letters = _COMPOUND_WORDS if g.capital_nouns else _WORDS
+    for clause in re.split(r"[,;:?(]", question):
+        tokens = letters.findall(clause)
+        keys = [g.spelled(t) for t in tokens]
+        at = next((i for i, k in enumerate(keys) if k in g.ask), None)
+        if at is None:
+            continue
+        rest, rest_keys = tokens[at + 1 :], keys[at + 1 :]
+        if rest_keys[1:2] and rest_keys[0] in g.kind_of and rest_keys[1] in g.kind_of_link:
+            rest, rest_keys = rest[2:], rest_keys[2:]
+        elif rest_keys[:1] and rest_keys[0] in g.link:
+            # "what is the name of the galaxy ...", "what is the largest planet ...", "Wie heißt der ..."
+            skip = len(list(itertools.takewhile(g.skipped, rest_keys[1:])))
+            rest, rest_keys = rest[1 + skip :], rest_keys[1 + skip :]
+        elif keys[at] in g.bare_ask:
+            return frozenset()  # "Wie viele ...", "Was bedeutet ...": no noun names the kind
+        head = _head_noun(rest, rest_keys, g, lang) if g.capital_nouns else _last_of_phrase(rest_keys, g)
+        return frozenset({head}) if head else frozenset()
+    return frozenset()
+
+
+def _last_of_phrase(keys: list[str], g: GuessWords) -> str | None:
+    """The last word of the (at most three word) phrase before a verb or preposition, cut to
+    5 letters: "programming language" -> "langu"."""
+    phrase = list(itertools.takewhile(lambda k: k not in g.end and not k.endswith(g.verb), keys[:3]))
+    return phrase[-1][:5] if phrase else None
+
+
+def _head_noun(tokens: list[str], keys: list[str], g: GuessWords, lang: str) -> str | None:
+    """The head noun of the phrase that starts ``tokens``, in a language that writes nouns
+    with a capital: the phrase runs over small adjectives to its nouns ("schwedische Band",
+    "Deutschlands längster Fluss") and ends at a small word after a noun; a name in the
+    genitive before the head ("Michael Endes Roman") and a place adjective ("Liverpooler
+    Band") are passed over, a genitive after it ("Hauptstadt Österreichs") is not the head.
+    Its kind, by :func:`_noun_kind`."""
+    nouns: list[int] = []
+    for i, (token, key) in enumerate(zip(tokens[:6], keys[:6], strict=False)):
+        if token[:1].isupper():
+            nouns.append(i)
+        elif key in g.end or (nouns and not (nouns[-1] == i - 1 and tokens[i - 1].endswith("s"))):
+            break  # a verb or preposition, or a small word after a noun (not a genitive name)
+    if not nouns:
+        return None
+    # a genitive name with a noun after it stands before the head: the head is after the last one
+    genitive = [n for n in nouns[:-1] if tokens[n].endswith("s")]
+    candidates = [n for n in nouns if not genitive or n > genitive[-1]]
+    for n, after in itertools.pairwise([*candidates, -1]):
+        place_adjective = tokens[n].endswith("er") and after >= 0
+        if place_adjective and not (after == candidates[-1] and tokens[after].endswith("s")):
+            continue  # "Liverpooler Band", "Schweizer Gericht"; not "Spieler Brasiliens"
+        return _noun_kind(keys[n].split("-")[-1], g, lang)  # "Cowboy-Puppe" -> "puppe"
+    return None
+
+
+def _noun_kind(noun: str, g: GuessWords, lang: str) -> str:
+    """A head noun as a kind: ``"person"`` for a person ("Held", "Radrennfahrer",
+    "Komponisten"), else its stem."""
+    stem = _stem(noun)
+    people = (*g.people, *OTHER_WORDS.get(lang, OTHER_WORDS["en"]).person)
+    return "person" if noun.endswith(people) or stem.endswith(people) else stem
+
+
+def _stem(word: str) -> str:
+    """A German noun without its plural or case ending: "komponisten", "tiere" ("ente" stays)."""
+    for ending in ("en", "e"):
+        if word.endswith(ending) and len(word) - len(ending) >= 4:
+            return word[: -len(ending)]
+    return word
+
+
+def _related_kinds(kind: frozenset[str], index: Index, lang: str) -> frozenset[str]:
+    """``kind`` and, in a language of compound nouns, the pack's kinds that one of them ends
+    with or that end with one of them ("Hauptstadt" and "Stadt", "Säugetier" and "Tier")."""
+    if not kind or not guess_words(lang).capital_nouns:
+        return kind
+    return kind | {k for k in index.kind_questions for mine in kind if k.endswith(mine) or mine.endswith(k)}
 
 
 Entry = tuple[str, frozenset[str], frozenset[str], str, bool, str | None, frozenset[str]]
@@ -257,22 +315,29 @@ class Index(NamedTuple):
 def _index(state: State) -> Index:
     """(question, stems, frame, canonical answer, whether it is a number, category) for every
     question of the game's pack, and each stem's inverse document frequency: a rare shared word
-    ("capital", "telephone") says more than a common one ("who"). The built-in bank's index is
-    built once."""
+    ("capital", "telephone") says more than a common one ("who"). Built once per pack: the
+    built-in bank's is kept, a custom pack's is looked up by its questions."""
+    lang = language(state)
     if state["cards"] is None:
-        return _builtin_index(language(state))
-    return _build_index([(q, a, None) for card in range(card_count(state)) for q, a in card_questions(state, card)])
+        return _builtin_index(lang)
+    pack = tuple((q, tuple(a)) for card in range(card_count(state)) for q, a in card_questions(state, card))
+    return _pack_index(pack, lang)
 
 
 @cache
 def _builtin_index(lang: str) -> Index:
     raw = json.loads(packs.bank_file(lang).read_text(encoding="utf-8"))
-    return _build_index([(q["q"], q["a"], card["category"]) for card in raw["cards"] for q in card["questions"]])
+    return _build_index([(q["q"], q["a"], card["category"]) for card in raw["cards"] for q in card["questions"]], lang)
 
 
-def _build_index(questions: list[tuple[str, list[str], str | None]]) -> Index:
+@lru_cache(maxsize=8)
+def _pack_index(pack: tuple[tuple[str, tuple[str, ...]], ...], lang: str) -> Index:
+    return _build_index([(q, list(a), None) for q, a in pack], lang)
+
+
+def _build_index(questions: list[tuple[str, list[str], str | None]], lang: str) -> Index:
     entries = [
-        (q, _stems(q), _frame(q), a[0], _NUMBER.fullmatch(a[0].strip()) is not None, c, _kind(q))
+        (q, _stems(q, lang), _frame(q, lang), a[0], _NUMBER.fullmatch(a[0].strip()) is not None, c, _kind(q, lang))
         for q, a, c in questions
     ]
     df = Counter(w for _, stems, *_ in entries for w in stems)
@@ -281,6 +346,7 @@ def _build_index(questions: list[tuple[str, list[str], str | None]]) -> Index:
     kind_questions: dict[str, list[int]] = {}
     topics: dict[str, str | None] = {}
     answer_words: dict[str, list[str]] = {}
+    stands_for = guess_words(lang).stands_for
     for i, (q, stems, _, answer, _, category, kind) in enumerate(entries):
         for w in stems:
             word_questions.setdefault(w, []).append(i)
@@ -289,7 +355,7 @@ def _build_index(questions: list[tuple[str, list[str], str | None]]) -> Index:
         if category is not None:
             topic_questions.setdefault(category, []).append(i)
         topics.setdefault(q, category)
-        for word in re.findall(r"[A-Za-z]{4,}", answer) if _STANDS_FOR.search(q) else ():
+        for word in re.findall(r"[^\W\d_]{4,}", answer) if stands_for.search(q) else ():
             same = answer_words.setdefault(word[0].casefold(), [])
             if word not in same:
                 same.append(word)
