@@ -19,6 +19,7 @@ class GuessWords:
     stop: frozenset[str]  # words that say nothing about the question's topic
     ask: frozenset[str]  # the words before the kind of answer: "which", "what"; "welcher", "was"
     bare_ask: frozenset[str]  # ask words that name a kind only with a linking verb ("wie heißt", "was ist")
+    determiners: frozenset[str]  # ask words and articles that determine the noun after them
     kind_of: frozenset[str]  # "type of X", "kind of X", "Art von X": X is the kind
     kind_of_link: frozenset[str]  # the "of" of "type of"
     link: frozenset[str]  # linking verbs: "what is the largest planet", "Wie heißt der Fluss"
@@ -59,6 +60,7 @@ GUESS_WORDS = {
         ),
         ask=_words("which what"),
         bare_ask=frozenset(),
+        determiners=_words("which what the a an"),
         kind_of=_words("type kind sort breed species"),
         kind_of_link=_words("of"),
         link=_words("is was are were"),
@@ -81,6 +83,9 @@ GUESS_WORDS = {
         ),
         ask=_words("welcher welche welches welchen welchem was wie"),
         bare_ask=_words("was wie"),
+        determiners=_words(
+            "welcher welche welches welchen welchem der die das den dem des ein eine einen einem einer eines"
+        ),
         kind_of=_words("art sorte"),
         kind_of_link=_words("von"),
         link=_words("ist war sind waren heisst hiess heissen hiessen nennt nennen lautet lauten"),

@@ -229,15 +229,19 @@ def _kind(question: str, lang: str = "en") -> frozenset[str]:
         if at is None:
             continue
         rest, rest_keys = tokens[at + 1 :], keys[at + 1 :]
+        # "Welches Land", "Wie heißt der Berg": the noun's own determiner; "Wie heißt
+        # Deutschlands längster Fluss" has none, and a name in the genitive may come first
+        determined = keys[at] in g.determiners
         if rest_keys[1:2] and rest_keys[0] in g.kind_of and rest_keys[1] in g.kind_of_link:
             rest, rest_keys = rest[2:], rest_keys[2:]
         elif rest_keys[:1] and rest_keys[0] in g.link:
             # "what is the name of the galaxy ...", "what is the largest planet ...", "Wie heißt der ..."
-            skip = len(list(itertools.takewhile(g.skipped, rest_keys[1:])))
-            rest, rest_keys = rest[1 + skip :], rest_keys[1 + skip :]
+            skipped = list(itertools.takewhile(g.skipped, rest_keys[1:]))
+            determined = any(k in g.determiners for k in skipped)
+            rest, rest_keys = rest[1 + len(skipped) :], rest_keys[1 + len(skipped) :]
         elif keys[at] in g.bare_ask:
             return frozenset()  # "Wie viele ...", "Was bedeutet ...": no noun names the kind
-        head = _head_noun(rest, rest_keys, g, lang) if g.capital_nouns else _last_of_phrase(rest_keys, g)
+        head = _head_noun(rest, rest_keys, g, lang, determined) if g.capital_nouns else _last_of_phrase(rest_keys, g)
         return frozenset({head}) if head else frozenset()
     return frozenset()
 
@@ -249,28 +253,29 @@ def _last_of_phrase(keys: list[str], g: GuessWords) -> str | None:
     return phrase[-1][:5] if phrase else None
 
 
-def _head_noun(tokens: list[str], keys: list[str], g: GuessWords, lang: str) -> str | None:
-    """The head noun of the phrase that starts ``tokens``, in a language that writes nouns
-    with a capital: the phrase runs over small adjectives to its nouns ("schwedische Band",
-    "Deutschlands längster Fluss") and ends at a small word after a noun; a name in the
-    genitive before the head ("Michael Endes Roman") and a place adjective ("Liverpooler
-    Band") are passed over, a genitive after it ("Hauptstadt Österreichs") is not the head.
-    Its kind, by :func:`_noun_kind`."""
+def _head_noun(tokens: list[str], keys: list[str], g: GuessWords, lang: str, determined: bool) -> str | None:
+    """The kind named by the head noun of the phrase that starts ``tokens``, in a language
+    that writes nouns with a capital (:func:`_noun_kind`). The phrase runs over small words
+    (adjectives, articles) to its nouns and ends at a verb or preposition or at a small word
+    after a noun. The head is its first noun but a place adjective ("Liverpooler Band",
+    "Schweizer Gericht"); a genitive after it is not the head ("Hauptstadt Österreichs",
+    "Fluss Europas"). A phrase without a determiner may start with names in the genitive
+    ("Michael Endes Roman", "Deutschlands längster Fluss"): the head follows them."""
+
+    def genitive(i: int) -> bool:
+        return not determined and tokens[i].endswith("s") and not tokens[i].endswith("ss")
+
     nouns: list[int] = []
     for i, (token, key) in enumerate(zip(tokens[:6], keys[:6], strict=False)):
         if token[:1].isupper():
             nouns.append(i)
-        elif key in g.end or (nouns and not (nouns[-1] == i - 1 and tokens[i - 1].endswith("s"))):
-            break  # a verb or preposition, or a small word after a noun (not a genitive name)
-    if not nouns:
-        return None
-    # a genitive name with a noun after it stands before the head: the head is after the last one
-    genitive = [n for n in nouns[:-1] if tokens[n].endswith("s")]
-    candidates = [n for n in nouns if not genitive or n > genitive[-1]]
+        elif key in g.end or (nouns and not (nouns[-1] == i - 1 and genitive(i - 1))):
+            break
+    names = [n for n in nouns[:-1] if genitive(n)]
+    candidates = [n for n in nouns if not names or n > names[-1]]
     for n, after in itertools.pairwise([*candidates, -1]):
-        place_adjective = tokens[n].endswith("er") and after >= 0
-        if place_adjective and not (after == candidates[-1] and tokens[after].endswith("s")):
-            continue  # "Liverpooler Band", "Schweizer Gericht"; not "Spieler Brasiliens"
+        if tokens[n].endswith("er") and after >= 0 and not (after == candidates[-1] and genitive(after)):
+            continue  # a place adjective before the noun
         return _noun_kind(keys[n].split("-")[-1], g, lang)  # "Cowboy-Puppe" -> "puppe"
     return None
 
@@ -284,8 +289,9 @@ def _noun_kind(noun: str, g: GuessWords, lang: str) -> str:
 
 
 def _stem(word: str) -> str:
-    """A German noun without its plural or case ending: "komponisten", "tiere" ("ente" stays)."""
-    for ending in ("en", "e"):
+    """A German noun without its plural or case ending: "komponisten", "baumes", "tiere"
+    ("ente" stays)."""
+    for ending in ("en", "es", "e"):
         if word.endswith(ending) and len(word) - len(ending) >= 4:
             return word[: -len(ending)]
     return word
