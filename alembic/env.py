@@ -8,8 +8,9 @@ from logging.config import fileConfig
 from alembic import context
 from sqlalchemy.engine import Connection
 
-from geniusnight.db import Base, make_engine
 from geniusnight.settings import Settings
+from geniusnight.storage.database import make_engine
+from geniusnight.storage.models import Base
 
 config = context.config
 if config.config_file_name is not None and config.attributes.get("configure_logger", True):

@@ -1,12 +1,13 @@
 """What the SQLite layer costs per session, in one process with nothing else running.
 
-Reads: a session that loads a game and its seats. Writes: a session that adds a room and
-commits. Moves: one move through ``Database.write`` (the move writer). Batches: a group
-commit of four moves of four games, as the server writes it (``write_moves``: the rows go to
-the driver's ``executemany``), beside the same statements through SQLAlchemy's
-``Connection.execute`` (as PostgreSQL's are). Figures are per operation, wall and CPU;
-commits pay an fsync (``synchronous=FULL``), so their wall time follows the disk
-(docs/performance.md, D2 and D4).
+Reads: a session that loads a game and its seats (through aiosqlite's threads), and the
+same through the move log (inline). Writes: a session that adds a room and commits. Moves:
+one move through ``Database.write`` (the move writer). Batches: a group commit of four moves
+of four games, as the server writes it (``SQLiteMoveLog.append``: the rows go to the
+driver's ``executemany``), beside the same moves through SQLAlchemy's ``Connection.execute``
+(``PostgresMoveLog``'s statements). Figures are per operation, wall and CPU; commits pay an
+fsync (``synchronous=FULL``), so their wall time follows the disk (docs/performance.md, D2,
+D4 and D33).
 
     .venv/bin/python bench/sqlite_sessions.py
 """
@@ -19,14 +20,16 @@ import tempfile
 import time
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
-from typing import Any
 
 from sqlalchemy import insert, select
 
 from geniusnight.cli import db_upgrade
-from geniusnight.db import Database, Game, GameSeat, Move, Room
-from geniusnight.server.play.games import INSERT_MOVES, PendingWrite, game_row, game_update, write_moves
+from geniusnight.storage import postgres
+from geniusnight.storage.database import Database
+from geniusnight.storage.models import Game, GameSeat, Move, Room
+from geniusnight.storage.movelog import NewMove
 
 BATCH = 4  # moves of as many games in one group commit (about what 1,000 moves/s gives)
 
@@ -49,6 +52,10 @@ async def run(reads: int, writes: int) -> None:
                     await s.get(Game, 1, populate_existing=True)
                     (await s.execute(select(GameSeat.member_id, GameSeat.seat).where(GameSeat.game_id == 1))).all()
 
+        async def log_read() -> None:
+            for _ in range(reads):
+                await db.moves.load(1)
+
         async def write() -> None:
             for i in range(writes):
                 async with db.sessions() as s:
@@ -64,35 +71,25 @@ async def run(reads: int, writes: int) -> None:
 
         seqs = dict.fromkeys(range(2, BATCH + 2), 0)
 
-        def batch() -> list[PendingWrite]:
+        def batch() -> list[NewMove]:
             out = []
             for g in seqs:
                 seqs[g] += 1
-                values = {"last_seq": seqs[g], "last_move_at": now, "deadline_at": now, "deadline_seq": seqs[g]}
                 action = {"type": "place", "cells": [[0, 1], [1, 1]], "tile": ["red", "blue"]}
-                move = {"game_id": g, "seq": seqs[g], "seat": 0, "member_id": 1, "action": action}
-                out.append(
-                    PendingWrite({**move, "ref": f"m{seqs[g]}", "created_at": now}, g, game_row(g, values), None, now)
-                )
+                out.append(NewMove(g, f"r{g}", seqs[g], 0, 1, action, f"m{seqs[g]}", now, now, seqs[g]))
             return out
 
         async def driver_batches() -> None:
             for _ in range(writes):
-                await write_moves(db, batch())
-
-        def core_write(items: list[PendingWrite]) -> Callable[[Any], None]:
-            def write(conn: Any) -> None:
-                conn.execute(INSERT_MOVES, [w.move for w in items])
-                conn.execute(game_update(tuple(items[0].game_row)), [w.game_row for w in items])
-
-            return write
+                await db.moves.append(batch())
 
         async def core_batches() -> None:
             for _ in range(writes):
-                await db.write(core_write(batch()))
+                await db.write(partial(postgres.append_rows, moves=batch()))
 
         cases: list[tuple[str, int, Callable[[], Awaitable[None]]]] = [
             ("read session", reads, read),
+            ("move log load", reads, log_read),
             ("write session", writes, write),
             ("move write", writes, move),
             (f"batch of {BATCH}, driver", writes, driver_batches),

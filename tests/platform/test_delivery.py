@@ -5,16 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sqlite3
 from typing import Any, cast
 
 import httpx
 import pytest
 import websockets
-from sqlalchemy import text
 from websockets.frames import Frame, Opcode
 
-from geniusnight.db import Database
 from geniusnight.server.play import realtime, wire
 from geniusnight.server.play.realtime import Connection
 from inprocess import serve
@@ -295,102 +292,3 @@ async def test_frames_written_by_uvicorn_protocol_reach_the_client_whole_and_in_
             assert (await game_frame(ada))["code"] == "not_your_turn"
             await ada.send(json.dumps({"type": "ping", "ref": "p"}))
             assert await game_frame(ada) == {"type": "pong", "ref": "p"}
-
-
-async def test_move_write_waits_for_another_connections_lock_without_blocking_the_loop(db_url: str) -> None:
-    db = Database(db_url)
-    path = db_url.split(":///", 1)[1]
-    other = sqlite3.connect(path, isolation_level=None)
-    try:
-        other.execute("BEGIN IMMEDIATE")  # holds SQLite's one write lock
-        write = asyncio.create_task(db.write(lambda c: c.execute(text("CREATE TABLE t (x INTEGER)"))))
-        ticks = 0
-        for _ in range(10):
-            await asyncio.sleep(0.01)
-            ticks += 1
-        assert ticks == 10 and not write.done()  # the loop ran on while the write waited
-        other.execute("COMMIT")
-        await asyncio.wait_for(write, 5)
-        assert other.execute("SELECT count(*) FROM t").fetchone() == (0,)
-    finally:
-        other.close()
-        await db.dispose()
-
-
-async def test_sqlite_runs_on_the_loop_thread_and_a_session_never_yields_to_the_loop(db_url: str) -> None:
-    import threading
-
-    from geniusnight.db import Game, Room
-
-    db = Database(db_url)
-    yielded = 0
-
-    async def count() -> None:
-        nonlocal yielded
-        while True:
-            yielded += 1
-            await asyncio.sleep(0)
-
-    async with db.sessions() as s:  # aiosqlite opens the pool's connection in its thread
-        await s.execute(text("SELECT 1"))
-    counter = asyncio.create_task(count())
-    await asyncio.sleep(0)
-    try:
-        threads = threading.active_count()
-        before = yielded
-        async with db.sessions() as s:
-            assert await s.get(Game, 1) is None
-            await s.execute(text("SELECT 1"))
-            s.add(Room(id="r", invite="i", game="count21"))
-            await s.commit()
-        # not one trip through the loop (or a worker thread): a busy loop cannot delay it
-        assert yielded == before and threading.active_count() == threads
-    finally:
-        counter.cancel()
-        await db.dispose()
-
-
-async def test_a_batch_with_a_taken_seq_commits_the_other_moves_and_fails_only_that_one(db_url: str) -> None:
-    from datetime import UTC, datetime
-
-    from sqlalchemy import insert, select
-    from sqlalchemy.exc import IntegrityError
-
-    from geniusnight.db import Game, Move, Room
-    from geniusnight.server.play.games import GroupCommit, PendingWrite, game_row
-
-    db = Database(db_url)
-    now = datetime.now(UTC)
-
-    def setup(conn: Any) -> None:
-        conn.execute(insert(Room), [{"id": f"r{i}", "invite": f"i{i}", "game": "count21"} for i in (1, 2)])
-        conn.execute(
-            insert(Game), [{"id": i, "room_id": f"r{i}", "engine": "count21", "seed": 1, "players": 2} for i in (1, 2)]
-        )
-        # another process already wrote game 1's seq 1
-        conn.execute(insert(Move), [{"game_id": 1, "seq": 1, "seat": 0, "action": {"type": "add", "n": 1}}])
-
-    def pending(game_id: int, n: int) -> PendingWrite:
-        move = {
-            "game_id": game_id,
-            "seq": 1,
-            "seat": 0,
-            "action": {"type": "add", "n": n},
-            "ref": None,
-            "created_at": now,
-        }
-        return PendingWrite(
-            move=move, game_id=game_id, game_row=game_row(game_id, {"last_seq": 1}), room_id=None, now=now
-        )
-
-    writer = GroupCommit(db)
-    try:
-        await db.write(setup)
-        results = await asyncio.gather(writer.write(pending(1, 3)), writer.write(pending(2, 2)), return_exceptions=True)
-        assert isinstance(results[0], IntegrityError) and results[1] is None
-        async with db.sessions() as s:
-            rows = (await s.execute(select(Move.game_id, Move.action).order_by(Move.game_id))).all()
-        assert [(g, a["n"]) for g, a in rows] == [(1, 1), (2, 2)]  # the loser changed nothing
-    finally:
-        await writer.stop()
-        await db.dispose()

@@ -69,7 +69,7 @@ async def test_a_pooled_connection_the_database_dropped_is_replaced_unseen(
     dropped (a restart, a proxy's idle timeout) is replaced, and the request never sees it."""
     import asyncpg
 
-    from geniusnight import db
+    from geniusnight.storage import postgres
 
     async with served(pg_url) as (_, c):
         room = (await c.post("/api/rooms", json={"game": "count21", "name": "Ada"})).json()
@@ -83,6 +83,6 @@ async def test_a_pooled_connection_the_database_dropped_is_replaced_unseen(
         finally:
             await admin.close()
         assert dropped >= 1
-        monkeypatch.setattr(db, "PING_AFTER_IDLE", 0.0)  # as if they sat unused a while
+        monkeypatch.setattr(postgres, "PING_AFTER_IDLE", 0.0)  # as if they sat unused a while
         for _ in range(3):
             assert (await c.get(f"/api/rooms/{room['room_id']}")).status_code == 200

@@ -1,9 +1,11 @@
 """SQLite's one write lock, shared by the requests' sessions and the move writer of a process.
 
-What the server relies on: a write transaction of this process never waits for another one
-in SQLite's busy handler (which would sleep on the loop's thread and end in "database is
-locked"); they take turns on the loop instead (``db.OneWriter``), even when a transaction
-spans loop iterations, and a game start commits promptly while moves stream in.
+What the server relies on: a write of the move path (inline on the loop) never waits for
+another in SQLite's busy handler, which would sleep on the loop's thread: the inline writes
+take turns on the loop (``storage.sqlite.OneWriter``) and wait for a session's lock with the
+loop running; a session's statements wait in their own aiosqlite thread. So write
+transactions that span loop iterations never end in "database is locked", and a game start
+commits promptly while moves stream in.
 """
 
 from __future__ import annotations
@@ -15,7 +17,8 @@ from typing import Any
 
 from sqlalchemy import func, insert, select
 
-from geniusnight.db import Database, Game, GameSeat, Member, Move, Room
+from geniusnight.storage.database import Database
+from geniusnight.storage.models import Game, GameSeat, Member, Move, Room
 
 
 async def test_many_write_transactions_spanning_loop_iterations_never_meet_a_locked_database(db_url: str) -> None:
@@ -94,7 +97,7 @@ async def test_a_failed_write_gives_the_turn_back(db_url: str) -> None:
             pass
         else:
             raise AssertionError("a duplicate room id was accepted")
-    assert db.writer.holder is None
+    assert db.file is not None and db.file.writer.holder is None
     async with db.sessions() as s:  # the next writer is not kept waiting
         s.add(Room(id="r2", invite="i2", game="count21"))
         await asyncio.wait_for(s.commit(), 1)

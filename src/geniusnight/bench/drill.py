@@ -379,7 +379,8 @@ class Drill:
         """The moves and games as they are in the database (no server running)."""
         from sqlalchemy import select
 
-        from ..db import Database, Game, Move
+        from ..storage.database import Database
+        from ..storage.models import Game, Move
 
         db = Database(self.db_url)
         try:

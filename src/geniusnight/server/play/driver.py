@@ -27,11 +27,12 @@ from sqlalchemy import ColumnElement, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from ...clock import Clock, SystemClock
-from ...db import Game, Move, Room, RoomStatus
 from ...engines import Rng, get_engine
 from ...logs import fields
+from ...storage.models import Game, Move, Room, RoomStatus
+from ...storage.movelog import aware as _aware
 from .. import metrics
-from .games import GameService, LiveGame, _aware, derive_seed
+from .games import GameService, LiveGame, derive_seed
 from .realtime import Bus
 
 log = logging.getLogger(__name__)

@@ -2,7 +2,8 @@
 
 Every accepted move goes through :meth:`GameService.submit`: under the game's lock it is
 checked by the engine, written as the next ``seq`` and committed, and only then acknowledged
-and fanned out. State is rebuilt by replaying the log through the engine.
+and fanned out. State is rebuilt by replaying the log through the engine. Every read and
+write of a game goes through the move log (``storage.movelog.MoveLog``): no SQL here.
 """
 
 from __future__ import annotations
@@ -11,24 +12,19 @@ import asyncio
 import contextlib
 import hashlib
 import logging
-import sqlite3
 import time
 from collections import OrderedDict, deque
-from collections.abc import Awaitable, Callable, Coroutine, Mapping
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Table, bindparam, insert, select, update
-from sqlalchemy.engine import Connection
-from sqlalchemy.exc import DBAPIError, IntegrityError
-from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.sql.dml import Insert, Update
-
 from ...clock import Clock, SystemClock
-from ...db import Database, Game, GameSeat, Move, Room, RoomStatus, dumps_json
 from ...engines import Engine, IllegalAction, get_engine
 from ...logs import fields
+from ...storage.database import Database
+from ...storage.models import Game
+from ...storage.movelog import MoveLog, NewMove, SeqTaken
 from .. import metrics
 from ..replay.replayer import initial_state, steps
 from .patches import History, Step
@@ -36,10 +32,6 @@ from .patches import encode as _dumps
 from .refusals import Refusal, RefusalLog
 
 log = logging.getLogger(__name__)
-
-MOVES: Table = Move.__table__  # type: ignore[assignment]
-GAMES: Table = Game.__table__  # type: ignore[assignment]
-ROOMS: Table = Room.__table__  # type: ignore[assignment]
 
 
 @dataclass
@@ -248,7 +240,8 @@ class GameService:
         self._load_locks: dict[int, asyncio.Lock] = {}
         # called after each committed move (fan-out and the bot/timer driver hook in here)
         self.on_commit: list[Callable[[LiveGame], Awaitable[None]]] = []
-        self.writer = GroupCommit(db)
+        self.moves: MoveLog = db.moves  # every read and write of a game's log goes through it
+        self.writer = GroupCommit(self.moves)
         self.refusals = RefusalLog(db)
         self.in_flight = 0  # submits under way (a graceful shutdown waits for none)
 
@@ -321,13 +314,10 @@ class GameService:
                 return
 
     async def _load(self, game_id: int) -> LiveGame:
-        async with self.db.sessions() as s:
-            game = await s.get(Game, game_id)
-            if game is None:
-                raise KeyError(f"no game {game_id}")
-            room = await s.get(Room, game.room_id)
-            closed = room is not None and room.status == RoomStatus.CLOSED
-            live = self._live_from(game, await _holders(s, game_id), closed=closed)
+        stored = await self.moves.load(game_id)
+        if stored is None:
+            raise KeyError(f"no game {game_id}")
+        live = self._live_from(stored.game, stored.holders, closed=stored.closed)
         await self._replay_new_moves(live)
         return live
 
@@ -354,10 +344,10 @@ class GameService:
         live = self.live.get(game_id)
         if live is None:
             return
-        async with live.lock, self.db.sessions() as s:
-            game = await s.get(Game, game_id)
-            if game is not None:
-                self.set_seats(live, game.seats, await _holders(s, game_id))
+        async with live.lock:
+            seats = await self.moves.seats(game_id)
+            if seats is not None:
+                self.set_seats(live, seats[0].seats, seats[1])
 
     @staticmethod
     def set_seats(live: LiveGame, seats: list[dict[str, Any]], holders: dict[int, int] | None = None) -> None:
@@ -382,28 +372,23 @@ class GameService:
             time_limits=dict(game.time_limits or {}),
             state=initial_state(engine, game.players, game.options, game.seed),
             holders=holders,
-            deadline_at=_aware(game.deadline_at),
+            deadline_at=game.deadline_at,
             deadline_seq=game.deadline_seq,
             closed=closed,
         )
 
     async def _replay_new_moves(self, live: LiveGame) -> bool:
         """Apply moves other processes committed since ``live.seq``. True if any."""
-        async with self.db.sessions() as s:
-            rows = (
-                await s.execute(select(Move).where(Move.game_id == live.id, Move.seq > live.seq).order_by(Move.seq))
-            ).scalars()
-            moves = list(rows)
-            game = await s.get(Game, live.id) if moves else None
+        moves, now = await self.moves.since(live.id, live.seq)
         for move, state in steps(live.engine, live.state, moves, after=live.seq):
             live.state = state
             live.seq = move.seq
             if move.ref:
                 live.refs[(move.member_id, move.seat, move.ref)] = move.seq
-        if game is not None:
-            self.set_seats(live, game.seats)
-            live.deadline_at = _aware(game.deadline_at)
-            live.deadline_seq = game.deadline_seq
+        if now is not None:
+            self.set_seats(live, now.seats)
+            live.deadline_at = now.deadline_at
+            live.deadline_seq = now.deadline_seq
         return bool(moves)
 
     async def catch_up(self, game_id: int) -> LiveGame:
@@ -421,10 +406,7 @@ class GameService:
             return
         live.deadline_at = self.clock.now() + timedelta(seconds=float(limit))
         live.deadline_seq = 0
-        async with self.db.sessions() as s, s.begin():
-            game = await s.get(Game, live.id)
-            assert game is not None
-            game.deadline_at, game.deadline_seq = live.deadline_at, 0
+        await self.moves.start_clock(live.id, live.deadline_at)
 
     async def close(self) -> None:
         await self.writer.stop()
@@ -580,36 +562,13 @@ class GameService:
         now = self.clock.now()
         result = live.engine.outcome(new_state)
         deadline_at, deadline_seq = self._next_deadline(live, new_state, seq, now) if result is None else (None, None)
-        row: dict[str, Any] = {  # game_update's parameters as game_row names them, made here at once
-            "b_id": live.id,
-            "b_last_seq": seq,
-            "b_last_move_at": now,
-            "b_deadline_at": deadline_at,
-            "b_deadline_seq": deadline_seq,
-        }
-        if result is not None:
-            row.update(b_result=result, b_finished_at=now)
-        write = PendingWrite(
-            move={
-                "game_id": live.id,
-                "seq": seq,
-                "seat": seat,
-                "member_id": member_id,
-                "action": action,
-                "ref": ref,
-                "created_at": now,
-            },
-            game_id=live.id,
-            game_row=row,
-            room_id=live.room_id if result is not None else None,
-            now=now,
-        )
+        move = NewMove(live.id, live.room_id, seq, seat, member_id, action, ref, now, deadline_at, deadline_seq, result)
         try:
             # with several processes, a batch that holds a move another process already took
             # the seq of fails as a whole, and GroupCommit writes its moves one by one: only
-            # the loser of the race sees the IntegrityError (and reloads)
-            await self.writer.write(write)
-        except IntegrityError:
+            # the loser of the race sees SeqTaken (and reloads)
+            await self.writer.write(move)
+        except SeqTaken:
             return None
         live.state = new_state
         live.seq = seq
@@ -694,168 +653,6 @@ class GameService:
         return Outcome(False, live.seq, code, message)
 
 
-@dataclass
-class PendingWrite:
-    """One accepted move waiting for its commit."""
-
-    move: dict[str, Any]
-    game_id: int
-    game_row: dict[str, Any]  # the game's new values as ``game_update``'s parameters (see game_row)
-    room_id: str | None  # set when the move ends the game: the room becomes "finished"
-    now: datetime
-    done: asyncio.Future[None] | None = None
-
-
-async def write_moves(db: Database, batch: list[PendingWrite]) -> None:
-    """Write moves in one transaction; returns once it is durably committed."""
-    await db.write(lambda conn: _write_moves(conn, batch))
-
-
-def _write_moves(conn: Connection, batch: list[PendingWrite]) -> None:
-    # executemany: one statement for the moves and one per shape of game update, however
-    # many moves the batch holds; the statements are built once
-    updates: dict[tuple[str, ...], list[dict[str, Any]]] = {}
-    for w in batch:
-        row = w.game_row
-        updates.setdefault(tuple(row), []).append(row)
-    _execute_many(conn, INSERT_MOVES, [w.move for w in batch])
-    for keys, rows in updates.items():
-        _execute_many(conn, game_update(keys), rows)
-    finished = [{"b_room": w.room_id, "b_game": w.game_id, "b_now": w.now} for w in batch if w.room_id is not None]
-    if finished:
-        _execute_many(conn, FINISH_ROOM, finished)
-
-
-def _execute_many(conn: Connection, stmt: Insert | Update, rows: list[dict[str, Any]]) -> None:
-    """``conn.execute(stmt, rows)``; on the SQLite file's move connection (``sqlite3``), the
-    statement's SQL and its parameters' bind processors are worked out once and the rows go
-    straight to the driver's ``executemany``.
-
-    SQLAlchemy's execution around a batch (a compiled-cache look-up, an execution context,
-    parameters processed as dicts) costs more than the writes themselves: half of a move's
-    commit, a twentieth of the server's CPU in the load benchmark (docs/performance.md, D4).
-    The rows hold the same keys (each caller builds them alike)."""
-    if conn.dialect.driver != "pysqlite":
-        conn.execute(stmt, rows)
-        return
-    key = (stmt, tuple(rows[0]))
-    prepared = _PREPARED.get(key)
-    if prepared is None:
-        prepared = _PREPARED[key] = _prepare(stmt, list(rows[0]), conn.dialect)
-    sql, params = prepared
-    values = [
-        [fixed if name is None else r[name] if process is None else process(r[name]) for name, process, fixed in params]
-        for r in rows
-    ]
-    cursor = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
-    try:
-        cursor.executemany(sql, values)
-    except sqlite3.Error as e:
-        # as SQLAlchemy raises it: the callers tell a taken seq (IntegrityError) and a lock
-        # held by another process (OperationalError, retried) by SQLAlchemy's classes
-        raise DBAPIError.instance(sql, values, e, sqlite3.Error) from e
-    finally:
-        cursor.close()
-
-
-Param = tuple[str | None, Any, Any]  # (the row's key or None, its bind processor, else the fixed value)
-
-
-def _prepare(stmt: Insert | Update, keys: list[str], dialect: Any) -> tuple[str, list[Param]]:
-    """The SQL of ``stmt`` for rows of ``keys``, and for each of its parameters in order: the
-    row key it takes and the bind processor to pass it through, or for a value fixed in the
-    statement (a status, the 1 of ``version + 1``) that value, processed."""
-    compiled = stmt.compile(dialect=dialect, column_keys=keys)
-    params: list[Param] = []
-    for name in compiled.positiontup or []:
-        bind = compiled.binds[name]
-        process = _quicker(bind.type.dialect_impl(dialect).bind_processor(dialect))
-        if name in keys:
-            params.append((name, process, None))
-        else:
-            value = bind.effective_value
-            params.append((None, None, value if process is None else process(value)))
-    return compiled.string, params
-
-
-_PREPARED: dict[tuple[Any, tuple[str, ...]], tuple[str, list[Param]]] = {}
-
-_DATETIME_TEXT = "%04d-%02d-%02d %02d:%02d:%02d.%06d"
-
-
-def _datetime_text(value: datetime | None) -> str | None:
-    """A datetime as SQLite's DATETIME type stores it by default (UTC, no zone), from a
-    tuple: half the time of the dialect's format from a dict (two of them a move)."""
-    if value is None:
-        return None
-    return _DATETIME_TEXT % (
-        value.year,
-        value.month,
-        value.day,
-        value.hour,
-        value.minute,
-        value.second,
-        value.microsecond,
-    )
-
-
-# what a bind processor of a datetime or a JSON column is tried on before a quicker function
-# takes its place (see _quicker)
-_DATETIME_SAMPLES = (datetime(2026, 12, 6, 5, 4, 3, 21, tzinfo=UTC), datetime(987, 1, 2), None)
-_JSON_SAMPLES = ({"type": "place", "cells": [[1, -2]], "word": "Käse", "ok": True}, [1, None, 2.5], "x", None)
-
-
-def _quicker(process: Any) -> Any:
-    """A function that writes what the bind processor ``process`` writes, at a fraction of
-    its cost, if one does (checked on samples: the dialect's storage format or its JSON
-    serializer may be changed), else ``process``. Datetimes: ``_datetime_text``, half the
-    time of the dialect's format from a dict. JSON: the engine's serializer called at once,
-    which SQLAlchemy's processor calls after an ``isinstance`` check against its ``Null``
-    construct costing ten times the encoding (a move writes one JSON value, its action)."""
-    if process is None:
-        return None
-    candidates: tuple[tuple[Callable[[Any], Any], tuple[Any, ...]], ...] = (
-        (_datetime_text, _DATETIME_SAMPLES),
-        (dumps_json, _JSON_SAMPLES),
-    )
-    for quicker, samples in candidates:
-        try:
-            if all(process(value) == quicker(value) for value in samples):
-                return quicker
-        except Exception:  # a processor of another type
-            continue
-    return process
-
-
-INSERT_MOVES = insert(MOVES)
-FINISH_ROOM = (
-    update(ROOMS)
-    .where(ROOMS.c.id == bindparam("b_room"), ROOMS.c.current_game_id == bindparam("b_game"))
-    .values(status=RoomStatus.FINISHED, updated_at=bindparam("b_now"), version=ROOMS.c.version + 1)
-)
-_GAME_UPDATES: dict[tuple[str, ...], Update] = {}
-
-
-def game_row(game_id: int, values: Mapping[str, Any]) -> dict[str, Any]:
-    """The parameters of ``game_update`` that set ``values`` (column -> value) on game
-    ``game_id``: ``b_id``, and each column's value under ``b_<column>`` (a bound parameter may
-    not take the name of a column the statement sets).
-
-    >>> game_row(7, {"last_seq": 3})
-    {'b_id': 7, 'b_last_seq': 3}
-    """
-    return {"b_id": game_id, **{f"b_{k}": v for k, v in values.items()}}
-
-
-def game_update(keys: tuple[str, ...]) -> Update:
-    """The update of a game's row for parameters of ``keys``, as ``game_row`` names them."""
-    stmt = _GAME_UPDATES.get(keys)
-    if stmt is None:
-        columns: dict[str, Any] = {k.removeprefix("b_"): bindparam(k) for k in keys if k != "b_id"}
-        stmt = _GAME_UPDATES[keys] = update(GAMES).where(GAMES.c.id == bindparam("b_id")).values(columns)
-    return stmt
-
-
 # The least time between the starts of two group commits while several rooms are moving.
 # A commit costs a quarter of a millisecond of CPU whatever it holds (its fsync above all),
 # and moves that come one by one would each pay for one: at 1,000 moves a second in 200
@@ -866,27 +663,35 @@ def game_update(keys: tuple[str, ...]) -> Update:
 COMMIT_GAP = 0.004
 
 
+@dataclass(slots=True)
+class PendingWrite:
+    """One accepted move waiting for its commit."""
+
+    move: NewMove
+    done: asyncio.Future[None]
+
+
 class GroupCommit:
     """Group commit for one process: moves of different games that arrive while a commit is
     under way are written together in the next transaction, and each is acknowledged only
     after the commit that holds it. (Moves of one game are already one at a time: its lock.)"""
 
-    def __init__(self, db: Database) -> None:
-        self.db = db
+    def __init__(self, moves: MoveLog) -> None:
+        self.moves = moves
         self.pending: list[PendingWrite] = []
         self.wake = asyncio.Event()
         self.task: asyncio.Task[None] | None = None
         self.loop: asyncio.AbstractEventLoop | None = None
 
-    def write(self, item: PendingWrite) -> asyncio.Future[None]:
-        """Queue ``item`` for the next commit: the future is done once it is committed (a
+    def write(self, move: NewMove) -> asyncio.Future[None]:
+        """Queue ``move`` for the next commit: the future is done once it is committed (a
         future, not a coroutine: one frame fewer for the move's resumption to pass through)."""
         loop = self.loop  # kept, not asked for: on Python 3.11 asking costs a getpid() system call
         if loop is None or self.task is None or self.task.done():
             loop = self.loop = asyncio.get_running_loop()
             self.task = loop.create_task(self._run())
-        done = item.done = loop.create_future()
-        self.pending.append(item)
+        done = loop.create_future()
+        self.pending.append(PendingWrite(move, done))
         self.wake.set()
         return done
 
@@ -902,21 +707,21 @@ class GroupCommit:
         while True:
             await self.wake.wait()
             wait = last + COMMIT_GAP - loop.time()
-            if wait > 0 and not last_games.issuperset(w.game_id for w in self.pending):
+            if wait > 0 and not last_games.issuperset(w.move.game_id for w in self.pending):
                 await asyncio.sleep(wait)  # other rooms are moving: let their moves join this commit
             self.wake.clear()
             batch, self.pending = self.pending, []
             if not batch:
                 continue
-            last, last_games = loop.time(), {w.game_id for w in batch}
+            last, last_games = loop.time(), {w.move.game_id for w in batch}
             metrics.COMMIT_BATCH.observe(len(batch))
             try:
-                await write_moves(self.db, batch)
+                await self.moves.append([w.move for w in batch])
             except Exception:
                 # one bad move must not fail the others: write them one by one
                 for item in batch:
                     try:
-                        await write_moves(self.db, [item])
+                        await self.moves.append([item.move])
                     except Exception as e:
                         _settle(item, e)
                     else:
@@ -927,23 +732,9 @@ class GroupCommit:
 
 
 def _settle(item: PendingWrite, error: BaseException | None) -> None:
-    if item.done is None or item.done.done():
+    if item.done.done():
         return
     if error is None:
         item.done.set_result(None)
     else:
         item.done.set_exception(error)
-
-
-async def _holders(s: AsyncSession, game_id: int) -> dict[int, int]:
-    rows = await s.execute(
-        select(GameSeat.member_id, GameSeat.seat).where(GameSeat.game_id == game_id, GameSeat.member_id.is_not(None))
-    )
-    return {member_id: seat for member_id, seat in rows.all() if member_id is not None}
-
-
-def _aware(dt: datetime | None) -> datetime | None:
-    """SQLite returns naive datetimes; everything here is UTC."""
-    if dt is None or dt.tzinfo is not None:
-        return dt
-    return dt.replace(tzinfo=UTC)

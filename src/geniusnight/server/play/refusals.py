@@ -23,7 +23,8 @@ from sqlalchemy import Table, func, insert, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 
-from ...db import Database, RefusalCount, RefusedAction, dumps_json
+from ...storage.database import Database
+from ...storage.models import RefusalCount, RefusedAction, dumps_json
 
 log = logging.getLogger(__name__)
 

@@ -14,8 +14,9 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from ...db import Database, Game, Move
 from ...engines import ENGINES, Engine, get_engine
+from ...storage.database import Database
+from ...storage.models import Game, Move
 from ..errors import ApiError
 from ..rooms.service import seat_entries
 from .replayer import ReplayError, initial_state, steps

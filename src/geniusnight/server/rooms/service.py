@@ -26,8 +26,8 @@ from sqlalchemy import Connection, Table, bindparam, func, insert, select, updat
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from ...db import ChatMessage, Game, GameSeat, Member, Room, RoomEvent, RoomStatus, dumps_json
 from ...engines import ENGINES, Engine, IllegalAction, get_engine
+from ...storage.models import ChatMessage, Game, GameSeat, Member, Room, RoomEvent, RoomStatus, dumps_json
 from ..edge import FORBIDDEN_TEXT, BadInput, check_value
 from ..errors import ApiError
 from ..play.events import RoomSnapshot
