@@ -1,6 +1,7 @@
-"""The server uses only the public APIs of its libraries (docs/performance.md, D31): no
-private module of uvicorn, websockets, Starlette, FastAPI or aiosqlite is imported, and no
-private name of theirs is read, so a new release that renames its internals cannot break it.
+"""The server uses only the public APIs of its libraries (docs/performance.md, D31, D33): no
+private module of uvicorn, websockets, Starlette, FastAPI, aiosqlite or SQLAlchemy is
+imported, no private name of theirs is read, and no class of theirs is subclassed (but the
+two named below), so a new release that renames its internals cannot break it.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from collections.abc import Iterator
 from support import ROOT
 
 SRC = ROOT / "src"
-LIBRARIES = ("uvicorn", "websockets", "starlette", "fastapi", "aiosqlite")
+LIBRARIES = ("uvicorn", "websockets", "starlette", "fastapi", "aiosqlite", "sqlalchemy")
 
 # modules of these libraries that their documentation does not offer (uvicorn documents
 # uvicorn.run, Config and Server; its protocols, loops and lifespan are its own business)
@@ -20,6 +21,13 @@ INTERNAL = ("uvicorn.protocols", "uvicorn.loops", "uvicorn.lifespan", "uvicorn.s
 # the one use left, and why: the direct wire's measured saving (docs/performance.md, D14,
 # D31) has no public equivalent that keeps the fragmented-message deadline
 KNOWN_INTERNAL_IMPORTS = {("geniusnight/server/play/wire.py", "uvicorn.protocols.websockets.websockets_sansio_impl")}
+
+# the classes built on a library's, and why: the direct wire (above), and the ORM's declarative
+# base, which SQLAlchemy's documentation has every model subclass
+KNOWN_SUBCLASSES = {
+    ("geniusnight/server/play/wire.py", "FramesProtocol"),
+    ("geniusnight/storage/models.py", "Base"),
+}
 
 
 def sources() -> Iterator[tuple[str, ast.Module]]:
@@ -36,6 +44,33 @@ def imported(tree: ast.Module) -> Iterator[tuple[str, str | None]]:
         elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
             for alias in node.names:
                 yield node.module, alias.name
+
+
+def library_names(tree: ast.Module) -> dict[str, str]:
+    """The names a module binds to a library's modules and classes: local name -> what it is."""
+    names = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if of_a_library(alias.name):
+                    names[alias.asname or alias.name.split(".")[0]] = alias.name
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level and of_a_library(node.module):
+            for alias in node.names:
+                names[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+    return names
+
+
+def library_subclasses(tree: ast.Module) -> Iterator[tuple[str, str]]:
+    """Every ``(class, base)`` where a class of the module is built on a library's class."""
+    names = library_names(tree)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef):
+            for base in node.bases:
+                root = base
+                while isinstance(root, ast.Attribute | ast.Subscript | ast.Call):
+                    root = root.func if isinstance(root, ast.Call) else root.value
+                if isinstance(root, ast.Name) and root.id in names:
+                    yield node.name, ast.unparse(base)
 
 
 def of_a_library(module: str) -> bool:
@@ -84,10 +119,30 @@ def test_no_private_attribute_is_read_where_a_library_is_used() -> None:
     assert found == []
 
 
+def test_no_class_of_a_library_is_subclassed() -> None:
+    """No ``class X(aiosqlite.Connection)`` (nor of any other library's class) but the two named."""
+    found = [
+        f"{path}: {name}({base})"
+        for path, tree in sources()
+        for name, base in library_subclasses(tree)
+        if (path, name) not in KNOWN_SUBCLASSES
+    ]
+    assert found == []
+
+
+def test_the_rule_sees_a_subclass_of_a_librarys_class() -> None:
+    tree = ast.parse(
+        "import aiosqlite\nfrom sqlalchemy.ext.asyncio import AsyncSession as S\n"
+        "class Inline(aiosqlite.Connection): pass\nclass Mine(S): pass\nclass Own(dict): pass\n"
+    )
+    assert list(library_subclasses(tree)) == [("Inline", "aiosqlite.Connection"), ("Mine", "S")]
+
+
 def test_the_rule_sees_a_private_import_and_a_private_read() -> None:
     """The checks above find what they look for (on a made-up module)."""
     tree = ast.parse("import uvicorn\nfrom starlette._utils import x\nserver._private_field\n")
     assert ("starlette._utils", "x") in set(imported(tree))
+    assert of_a_library("aiosqlite") and of_a_library("sqlalchemy.dialects.sqlite.aiosqlite")
     assert is_private("_utils") and not is_private("__init__")
     reads = [n for n in ast.walk(tree) if isinstance(n, ast.Attribute) and is_private(n.attr)]
     assert [ast.unparse(n) for n in reads] == ["server._private_field"]
