@@ -1,11 +1,12 @@
 """SQLite's one write lock, shared by the requests' sessions and the move writer of a process.
 
-What the server relies on: a write of the move path (inline on the loop) never waits for
-another in SQLite's busy handler, which would sleep on the loop's thread: the inline writes
-take turns on the loop (``storage.sqlite.OneWriter``) and wait for a session's lock with the
-loop running; a session's statements wait in their own aiosqlite thread. So write
-transactions that span loop iterations never end in "database is locked", and a game start
-commits promptly while moves stream in.
+What the server relies on: a write transaction of this process never waits for another one
+in SQLite's busy handler (on the loop's thread it would stall every room; in a session's
+aiosqlite thread it polls, and gives up with "database is locked"). They take turns on the
+loop instead (``storage.sqlite.OneWriter``): the move path's inline writes, and a session's
+from its first write until it hands its connection back (``storage.sqlite.SessionWrites``).
+So write transactions that span loop iterations never end in "database is locked", and a
+game start commits promptly while moves stream in.
 """
 
 from __future__ import annotations
@@ -124,3 +125,29 @@ async def test_the_connections_threads_never_keep_the_process_alive(db_url: str)
             break
         await asyncio.sleep(0.01)
     assert threading.active_count() == threads  # none left to keep the process from exiting
+
+
+async def test_a_sessions_write_holds_the_write_turn_until_its_commit(db_url: str) -> None:
+    """A session's first write takes the process's write turn (``storage.sqlite.SessionWrites``):
+    an inline write (a batch of moves) that comes meanwhile waits on the loop, not in SQLite,
+    and goes on once the session has committed and handed its connection back."""
+    db = Database(db_url)
+    assert db.file is not None
+    try:
+        async with db.sessions() as s:
+            await s.execute(select(Room.id))  # a read takes no turn
+            assert db.file.writer.holder is None
+            s.add(Room(id="r", invite="i", game="count21"))
+            await s.flush()
+            assert db.file.writer.holder is not None
+            row = {"id": "q", "invite": "q", "game": "count21"}
+            inline = asyncio.create_task(db.write(lambda c: c.execute(insert(Room), [row])))
+            await asyncio.sleep(0.1)
+            assert not inline.done()
+            await s.commit()
+            assert db.file.writer.holder is None
+        await asyncio.wait_for(inline, 5)
+        async with db.sessions() as s:
+            assert sorted((await s.scalars(select(Room.id))).all()) == ["q", "r"]
+    finally:
+        await db.dispose()
