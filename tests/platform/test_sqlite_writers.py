@@ -151,3 +151,24 @@ async def test_a_sessions_write_holds_the_write_turn_until_its_commit(db_url: st
             assert sorted((await s.scalars(select(Room.id))).all()) == ["q", "r"]
     finally:
         await db.dispose()
+
+
+async def test_a_session_whose_connection_is_invalidated_gives_the_turn_back(db_url: str) -> None:
+    """A connection dropped in the middle of a write (an error that invalidates it) hands the
+    write turn back when the session gives it up: the next writer is not kept waiting."""
+    db = Database(db_url)
+    assert db.file is not None
+    try:
+        async with db.sessions() as s:
+            s.add(Room(id="r", invite="i", game="count21"))
+            await s.flush()
+            assert db.file.writer.holder is not None
+            await (await s.connection()).invalidate()
+        assert db.file.writer.holder is None
+        async with db.sessions() as s:
+            s.add(Room(id="r2", invite="i2", game="count21"))
+            await asyncio.wait_for(s.commit(), 1)
+        async with db.sessions() as s:
+            assert (await s.scalars(select(Room.id))).all() == ["r2"]
+    finally:
+        await db.dispose()

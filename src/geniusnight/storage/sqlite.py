@@ -97,7 +97,9 @@ class OneWriter:
             self._lock.release()
 
 
-TURN = "geniusnight_write_turn"  # a pooled connection's info key: the write turn it holds
+# the key of a pool entry's ``record_info`` (kept when its connection is invalidated, unlike
+# ``info``) that holds the write turn its connection took
+TURN = "geniusnight_write_turn"
 
 
 class SessionWrites:
@@ -117,8 +119,8 @@ class SessionWrites:
     def before_statement(
         self, conn: Connection, cursor: Any, statement: str, parameters: Any, context: Any, executemany: bool
     ) -> None:
-        info = conn.connection.info
-        if TURN in info or _reads_only(statement):
+        info = conn.connection.record_info  # None only for a connection detached from its pool
+        if info is None or TURN in info or _reads_only(statement):
             return
         turn = object()
         try:
@@ -128,7 +130,7 @@ class SessionWrites:
         info[TURN] = turn
 
     def returned(self, dbapi_connection: Any, record: Any) -> None:
-        turn = record.info.pop(TURN, None)
+        turn = record.record_info.pop(TURN, None)
         if turn is not None:
             self.writer.release(turn)
 
