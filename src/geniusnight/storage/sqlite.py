@@ -97,8 +97,9 @@ class OneWriter:
             self._lock.release()
 
 
-# the key of a pool entry's ``record_info`` (kept when its connection is invalidated, unlike
-# ``info``) that holds the write turn its connection took
+# the key of a pool entry's ``record_info`` that holds the write turn its connection took
+# (``record_info`` lives as long as the entry; ``info`` is documented to be cleared once an
+# invalidated connection is replaced, which is after its checkin, but not promised when)
 TURN = "geniusnight_write_turn"
 
 
