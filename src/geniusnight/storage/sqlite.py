@@ -40,7 +40,7 @@ T = TypeVar("T")
 # process's own writers take turns (OneWriter)
 SESSION_BUSY_MS = 10_000
 WRITE_RETRY_SECONDS = 30.0  # how long an inline write waits for SQLite's lock before it fails
-WRITER_WAIT_SECONDS = 10.0  # an inline write waits this long for the process's other one, then fails
+WRITER_WAIT_SECONDS = 10.0  # a write waits this long for the process's other writer, then fails
 
 
 def set_pragmas(dbapi_conn: Any, busy_ms: int) -> None:
@@ -64,13 +64,14 @@ def _inline_pragmas(dbapi_conn: Any, record: Any) -> None:
 
 
 class OneWriter:
-    """One inline SQLite write transaction at a time in this process, handed over in arrival
-    order.
+    """One SQLite write transaction at a time in this process, handed over in arrival order.
 
-    A write's commit runs in a thread while the loop goes on (SQLiteFile.write), so a second
-    write could start meanwhile: it would find SQLite's lock held and have to retry. Here it
-    waits its turn on an asyncio lock instead, with the loop running. A holder is any object
-    (a write); it keeps the turn until its transaction ends."""
+    An inline write's commit runs in a thread while the loop goes on (SQLiteFile.write), and a
+    session's transaction spans its trips to its aiosqlite thread: a second writer could start
+    meanwhile and find SQLite's lock held, then retry (inline) or poll in SQLite's busy handler
+    (a session). Here it waits its turn on an asyncio lock instead, with the loop running. A
+    holder is any object (an inline write, a session's connection); it keeps the turn until
+    its transaction ends."""
 
     def __init__(self) -> None:
         self._lock = asyncio.Lock()
