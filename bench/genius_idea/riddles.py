@@ -17,10 +17,13 @@ tables.
 
 ``--print N`` writes the first N riddles without answers (``--key`` writes the answers) for a
 person to solve blind: one guess after each hint, written down before the next is read.
+``--blind DIR`` writes them as a folder per riddle and a file per hint step instead, the
+answers to ``--key-file``.
 
     .venv/bin/python bench/genius_idea/riddles.py --games 60
     .venv/bin/python bench/genius_idea/riddles.py --games 60 --language de
     .venv/bin/python bench/genius_idea/riddles.py --games 10 --print 30 > /tmp/riddles.txt
+    .venv/bin/python bench/genius_idea/riddles.py --games 15 --print 40 --blind /tmp/blind --key-file /tmp/blind-key.txt
 """
 
 from __future__ import annotations
@@ -110,6 +113,21 @@ def print_blind(all_riddles: list[Riddle], count: int, key: bool) -> None:
             print(f"  hint {k}: {revealed[-1] if k == 1 else ', '.join(revealed)}")
 
 
+def write_blind(all_riddles: list[Riddle], count: int, folder: Path, key_file: Path) -> None:
+    """The first ``count`` riddles as one folder each (``riddle-NN/step-K.txt``: the 16 public
+    cards and the first K hints in the order the table sees them, nothing else), for a person
+    who opens one step at a time; the answers go to ``key_file``, which should lie outside."""
+    key = []
+    for i, r in enumerate(all_riddles[:count], start=1):
+        riddle = folder / f"riddle-{i:02d}"
+        riddle.mkdir(parents=True, exist_ok=True)
+        for k, revealed in enumerate(r["steps"], start=1):
+            text = f"Public cards: {', '.join(sorted(r['public']))}\nHints ({k} of 5): {', '.join(revealed)}\n"
+            (riddle / f"step-{k}.txt").write_text(text, encoding="utf-8")
+        key.append(f"riddle-{i:02d}: {r['answer']}   hints as prepared: {', '.join(r['steps'][-1])}")
+    key_file.write_text("\n".join(key) + "\n", encoding="utf-8")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=60)
@@ -117,11 +135,16 @@ def main() -> None:
     parser.add_argument("--first-seed", type=int, default=0)
     parser.add_argument("--print", type=int, default=0, dest="count")
     parser.add_argument("--key", action="store_true")
+    parser.add_argument("--blind", type=Path, help="with --print N: write the riddles here, a file per hint step")
+    parser.add_argument("--key-file", type=Path, help="with --blind: where the answers go (outside that folder)")
     parser.add_argument("--language", default="en", help="the built-in deck to play (en, de)")
     args = parser.parse_args()
     seeds = range(args.first_seed, args.first_seed + args.games)
     all_riddles = [r for seed in seeds for r in riddles(seed, args.bot, args.language)]
-    if args.count:
+    if args.count and args.blind:
+        key_file = args.key_file or args.blind.with_name(args.blind.name + "-key.txt")
+        write_blind(all_riddles, args.count, args.blind, key_file)
+    elif args.count:
         print_blind(all_riddles, args.count, args.key)
     else:
         report(all_riddles, args.language)

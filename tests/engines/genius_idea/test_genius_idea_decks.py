@@ -77,6 +77,26 @@ def test_every_card_has_themes_shared_with_several_other_cards(language: str) ->
         assert len(related) >= 4, word
 
 
+SCENES = {
+    "zoo": ("lion", "elephant", "giraffe", "penguin", "crocodile"),
+    "night": ("moon", "owl", "bat", "pillow"),
+    "birthday": ("cake", "balloon", "gift", "clown"),
+    "fruit": ("apple", "banana", "cherry"),
+    "sailor": ("ship", "anchor", "lighthouse"),
+}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_scene_cards_link_to_the_cards_of_their_scene(language: str) -> None:
+    """The deck holds scene cards so a random hand more often has several cards a person links
+    to one answer (docs/rules/genius-idea.md, "Built-in decks"); in German too."""
+    card = {english: word for word, english in glosses(language).items()}
+    for scene, members in SCENES.items():
+        for member in members:
+            assert association(card[scene], card[member], language) >= 0.15, (scene, member)
+        assert len([w for w in builtin_words(language) if association(card[scene], w, language) >= 0.2]) >= 8
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_themes_link_deck_words_directly_as_the_english_file_does(language: str) -> None:
     """A deck word named among another's themes ("cheese" on the pizza line) links the two;
