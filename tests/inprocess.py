@@ -1,5 +1,5 @@
 """The app served by uvicorn inside the test's own event loop: real HTTP and websockets,
-with the process's services at hand for looking into the database."""
+with the app's state (the composition root's objects) at hand for looking inside."""
 
 from __future__ import annotations
 
@@ -22,8 +22,9 @@ class Served:
     ws_base: str
 
     @property
-    def services(self) -> Any:
-        return self.app.state.services
+    def state(self) -> Any:
+        """``app.state``: the objects ``compose.build`` made, by name (``games``, ``db``, ...)."""
+        return self.app.state
 
 
 @asynccontextmanager

@@ -169,7 +169,8 @@ def serve(host: str | None, port: int | None, database_url: str | None, migrate:
             flush=True,
         )
     from .logs import log_config
-    from .server.app import DRAIN_TIMEOUT, RECONNECT_GRACE, create_app
+    from .server.app import create_app
+    from .server.lifecycle import DRAIN_TIMEOUT, RECONNECT_GRACE
     from .server.play.wire import FramesProtocol
 
     logging.config.dictConfig(log_config(settings.json_logs, settings.log_level))
@@ -192,7 +193,7 @@ def serve(host: str | None, port: int | None, database_url: str | None, migrate:
     )
     server = uvicorn.Server(config)
     with asyncio.Runner(loop_factory=ListenersLoop) as runner:
-        runner.run(serve_draining(server, app.state.services.drain))
+        runner.run(serve_draining(server, app.state.lifecycle.drain))
 
 
 try:
@@ -217,7 +218,7 @@ class ListenersLoop(EventLoop):
 
 async def serve_draining(server: uvicorn.Server, drain: Callable[[], Awaitable[None]]) -> None:
     """Run ``server``; once it listens, SIGTERM and SIGINT first drain the app (``drain``,
-    ``Services.drain``: every socket asked to reconnect, the moves in flight settled), then
+    ``Lifecycle.drain``: every socket asked to reconnect, the moves in flight settled), then
     reach uvicorn's own handler, which closes what is left and exits."""
     serving = asyncio.create_task(server.serve())
     while not server.started and not serving.done():

@@ -35,12 +35,12 @@ async def two_players(app: Any, target: int = 21, names: tuple[str, str] = ("Ada
 
 
 async def move(app: Any, game_id: int, seat: int | None, action: Any) -> Any:
-    return await app.state.services.games.submit(game_id, seat, action)
+    return await app.state.games.submit(game_id, seat, action)
 
 
 async def play_to_end(app: Any, game_id: int, steps: list[int] | None = None) -> int:
     """Seats alternate adding ``steps`` (default 3s) until the toy game ends; returns last seq."""
-    live = await app.state.services.games.get(game_id)
+    live = await app.state.games.get(game_id)
     i = 0
     while not live.over:
         n = (steps or [])[i] if steps and i < len(steps) else 3

@@ -13,11 +13,11 @@ import pytest
 from admin_helpers import ADMIN, bearer, move, play_to_end, two_players
 from sqlalchemy import update
 
-from geniusnight.db import RefusedAction
 from geniusnight.server.admin.auth import ADMIN_COOKIE, make_session_cookie, session_cookie_valid
 from geniusnight.server.admin.service import purge_old_refused
 from geniusnight.server.limits import WindowLimit
 from geniusnight.settings import Settings
+from geniusnight.storage.models import RefusedAction
 
 ADMIN_GETS = [
     "/api/admin/session",
@@ -59,7 +59,7 @@ async def test_admin_api_without_a_token_is_401_and_says_nothing_about_games(
 async def test_admin_api_with_a_wrong_token_is_401(app: Any, client: httpx.AsyncClient) -> None:
     g = await finished(app)
     # more wrong tokens than one address may try a minute (tests/platform/test_limits.py)
-    app.state.services.admin_rate = WindowLimit(1000, 60)
+    app.state.admin_rate = WindowLimit(1000, 60)
     for token in ("b" * 32, ADMIN[:-1], ADMIN + "x", g["tokens"][0]):  # a seat token is no admin token
         for path in paths(g):
             r = await client.get(path, headers=bearer(token))
@@ -195,7 +195,7 @@ async def test_admin_room_detail_lists_this_process_connections(app: Any, client
     from geniusnight.server.play.realtime import Connection
 
     g = await two_players(app)
-    hub = app.state.services.hub
+    hub = app.state.hub
     conn = Connection(ws=cast(Any, None), room_id=g["room_id"], member_id=1, seat=0, name="Ada")
     hub.add(conn)
     try:
@@ -210,7 +210,7 @@ async def test_admin_close_room_tells_players_and_keeps_the_log(app: Any, client
 
     g = await two_players(app)
     await move(app, g["game_id"], 0, {"type": "add", "n": 2})
-    hub = app.state.services.hub
+    hub = app.state.hub
     sent: list[str] = []
 
     class Socket:  # records what the player's browser would have been sent
@@ -238,10 +238,10 @@ async def test_admin_close_room_tells_players_and_keeps_the_log(app: Any, client
     log = (await client.get(f"/api/admin/games/{g['game_id']}/log", headers=bearer(ADMIN))).json()
     assert [m["seq"] for m in log["moves"]] == [1]
     # nobody plays on in a closed room: not a player, not a bot, not a clock
-    outcome = await app.state.services.games.submit(g["game_id"], 1, {"type": "add", "n": 1})
+    outcome = await app.state.games.submit(g["game_id"], 1, {"type": "add", "n": 1})
     assert not outcome.ok and outcome.code == "room_closed"
-    app.state.services.games.forget(g["game_id"])  # a restarted process knows it too
-    outcome = await app.state.services.games.submit(g["game_id"], None, {"type": "timeout"})
+    app.state.games.forget(g["game_id"])  # a restarted process knows it too
+    outcome = await app.state.games.submit(g["game_id"], None, {"type": "timeout"})
     assert not outcome.ok and outcome.code == "room_closed"
 
 
@@ -293,7 +293,7 @@ async def test_admin_game_log_hides_refused_actions_older_than_the_keep_days_wit
     app: Any, client: httpx.AsyncClient
 ) -> None:
     g = await finished(app)
-    db = app.state.services.db
+    db = app.state.db
     async with db.sessions() as s, s.begin():
         await s.execute(update(RefusedAction).values(created_at=datetime.now(UTC) - timedelta(days=8)))
     refused = (await client.get(f"/api/admin/games/{g['game_id']}/log", headers=bearer(ADMIN))).json()["refused"]
@@ -304,7 +304,7 @@ async def test_admin_game_log_hides_refused_actions_older_than_the_keep_days_wit
 
 async def test_housekeeping_deletes_refused_actions_older_than_the_keep_days(app: Any) -> None:
     await finished(app)
-    db = app.state.services.db
+    db = app.state.db
     async with db.sessions() as s, s.begin():
         await s.execute(update(RefusedAction).values(created_at=datetime.now(UTC) - timedelta(days=8)))
     async with db.sessions() as s:

@@ -39,7 +39,7 @@ async def test_admin_export_replays_to_the_recorded_result(app: Any, client: htt
     assert "ok: the replayed result matches" in text
     assert f"seq:     {len(data['log'])}" in text
     # the printed hash is the hash of the engine's dump of the live game's final state
-    live = await app.state.services.games.get(data["game"]["id"])
+    live = await app.state.games.get(data["game"]["id"])
     assert state_digest(get_engine("count21"), live.state) in text
     assert json.dumps(data["result"], sort_keys=True) in text
 

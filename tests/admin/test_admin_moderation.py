@@ -12,8 +12,8 @@ import httpx
 from admin_helpers import ADMIN, bearer
 from sqlalchemy import func, select, update
 
-from geniusnight.db import Member, Room, RoomEvent, RoomStatus
 from geniusnight.server.admin.service import purge_old_rooms
+from geniusnight.storage.models import Member, Room, RoomEvent, RoomStatus
 
 
 async def room_of(app: Any, names: list[str]) -> tuple[str, dict[str, Any], list[dict[str, Any]]]:
@@ -47,7 +47,7 @@ async def test_admin_tells_a_member_who_left_from_one_the_host_removed(app: Any,
     await call(app, "POST", f"/api/rooms/{rid}/leave", ann["token"])
     await call(app, "DELETE", f"/api/rooms/{rid}/seats/1", host["token"])  # Bea, after Ann's seat closed up
     # a member who went before the column was kept: neither is known
-    async with app.state.services.db.sessions() as s:
+    async with app.state.db.sessions() as s:
         await s.execute(update(Member).where(Member.id == cy["member_id"]).values(kicked=True, gone=None))
         await s.commit()
     gone = {m["name"]: m["gone"] for m in (await detail(client, rid))["members"]}
@@ -103,7 +103,7 @@ async def test_admin_sees_the_hosts_moderation_in_the_audit_log(app: Any, client
 async def test_a_rooms_audit_log_is_purged_with_the_room(app: Any) -> None:
     rid, host, _ = await room_of(app, [])
     await call(app, "POST", f"/api/rooms/{rid}/lock", host["token"], {"locked": True})
-    services = app.state.services
+    services = app.state
     long_ago = datetime.now(UTC) - timedelta(days=400)
     async with services.db.sessions() as s:
         await s.execute(update(Room).where(Room.id == rid).values(status=RoomStatus.FINISHED, updated_at=long_ago))

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 import yaml
 
-from geniusnight.server.services import DRAIN_TIMEOUT, RECONNECT_GRACE
+from geniusnight.server.lifecycle import DRAIN_TIMEOUT, RECONNECT_GRACE
 
 K8S = Path(__file__).resolve().parents[2] / "deploy" / "k8s"
 # the oldest Kubernetes the manifests are written for, and the newest schema the validator has

@@ -13,8 +13,8 @@ import httpx
 import pytest
 from sqlalchemy import select, update
 
-from geniusnight.db import ChatMessage, Game, Member, Room
-from geniusnight.server.admin.service import close_abandoned_rooms, purge_old_rooms
+from geniusnight.server.admin.service import purge_old_rooms
+from geniusnight.storage.models import ChatMessage, Game, Member, Room
 from support import TOY, seated_room
 
 
@@ -41,7 +41,7 @@ async def client(app: Any) -> AsyncIterator[httpx.AsyncClient]:
 
 async def _age(app: Any, room_id: str, at: datetime) -> None:
     """Everything of the room happened at ``at``."""
-    async with app.state.services.db.sessions() as s:
+    async with app.state.db.sessions() as s:
         await s.execute(update(Room).where(Room.id == room_id).values(created_at=at, updated_at=at))
         await s.execute(update(Member).where(Member.room_id == room_id).values(created_at=at))
         await s.execute(update(ChatMessage).where(ChatMessage.room_id == room_id).values(created_at=at))
@@ -51,14 +51,14 @@ async def _age(app: Any, room_id: str, at: datetime) -> None:
 
 async def _status(app: Any, room_id: str) -> str | None:
     """The room's status as the database has it (None: deleted)."""
-    async with app.state.services.db.sessions() as s:
+    async with app.state.db.sessions() as s:
         return await s.scalar(select(Room.status).where(Room.id == room_id))
 
 
 async def test_rooms_nobody_touched_are_closed_then_purged_with_the_finished(
     app: Any, client: httpx.AsyncClient
 ) -> None:
-    services = app.state.services
+    services = app.state
     now = datetime.now(UTC)
     lobby_hours, game_hours = services.settings.abandoned_lobby_hours, services.settings.abandoned_game_hours
     assert (lobby_hours, game_hours) == (24, 72)  # the documented defaults
@@ -87,7 +87,7 @@ async def test_rooms_nobody_touched_are_closed_then_purged_with_the_finished(
         game_id = await s.scalar(select(Game.id).where(Game.room_id == quiet_game))
         await s.commit()
 
-    assert await close_abandoned_rooms(services, now) == 2
+    assert await services.admin.close_abandoned_rooms(now) == 2
     assert await _status(app, quiet_lobby) == "closed"
     assert await _status(app, quiet_game) == "closed"
     for room_id in (joined_lobby, chatty_lobby):
@@ -97,7 +97,7 @@ async def test_rooms_nobody_touched_are_closed_then_purged_with_the_finished(
     # closed as an admin's close: the game refuses every later move, its log stays
     outcome = await services.games.submit(game_id, 0, {"type": "add", "n": 1}, ref="late")
     assert not outcome.ok and outcome.code == "room_closed"
-    assert await close_abandoned_rooms(services, now) == 0  # closed once
+    assert await services.admin.close_abandoned_rooms(now) == 0  # closed once
 
     # purged FINISHED_ROOM_DAYS after their closing, like finished rooms; the others stay
     days = services.settings.finished_room_days
@@ -110,9 +110,9 @@ async def test_rooms_nobody_touched_are_closed_then_purged_with_the_finished(
 
 
 async def test_zero_hours_keeps_abandoned_rooms(app: Any, client: httpx.AsyncClient) -> None:
-    services = app.state.services
+    services = app.state
     room_id, _ = await seated_room(client)
     await _age(app, room_id, datetime.now(UTC) - timedelta(days=400))
     services.settings.abandoned_lobby_hours = 0
-    assert await close_abandoned_rooms(services) == 0
+    assert await services.admin.close_abandoned_rooms() == 0
     assert await _status(app, room_id) == "lobby"

@@ -13,8 +13,8 @@ import httpx
 import pytest
 from sqlalchemy import func, select
 
-from geniusnight.db import RefusalCount, RefusedAction
 from geniusnight.fixtures.count21 import ENGINE
+from geniusnight.storage.models import RefusalCount, RefusedAction
 from inprocess import serve
 from support import seated_room
 
@@ -58,7 +58,7 @@ async def test_an_option_file_over_the_size_limit_is_refused_with_options_too_la
 
 async def test_all_options_together_have_a_size_limit(client: httpx.AsyncClient, app: Any) -> None:
     """OPTIONS_MAX_BYTES: each option may fit and all of them together still not."""
-    settings = app.state.services.settings
+    settings = app.state.settings
     settings.option_max_bytes, settings.options_max_bytes = 1024, 1500
     room_id, auth = await host_room(client)
     fits = list(range(280))  # 1,011 bytes of JSON
@@ -74,7 +74,7 @@ async def test_all_options_together_have_a_size_limit(client: httpx.AsyncClient,
 async def test_option_changes_are_rate_limited_per_member(client: httpx.AsyncClient, app: Any) -> None:
     """OPTION_CHANGES_PER_MINUTE (20): the 21st change within a minute gets 429 options_rate;
     another host is not held back by it."""
-    per = app.state.services.settings.option_changes_per_minute
+    per = app.state.settings.option_changes_per_minute
     room_id, auth = await host_room(client)
     for i in range(per):
         r = await client.patch(f"/api/rooms/{room_id}", json={"options": {"target": 10 + i}}, headers=auth)
@@ -93,7 +93,7 @@ async def test_a_finished_games_replay_is_built_off_the_event_loop(
     loop serves every other room meanwhile."""
     room_id, auth = await seated_room(client, target=5)
     game_id = (await client.post(f"/api/rooms/{room_id}/start", headers=auth)).json()["game_id"]
-    games = app.state.services.games
+    games = app.state.games
     seat = 0
     while not (await games.get(game_id)).over:
         assert (await games.submit(game_id, seat, {"type": "add", "n": 1})).ok
@@ -140,7 +140,7 @@ async def test_refused_moves_are_all_counted_and_only_a_sample_is_kept(any_db_ur
             members.append((await c.post(f"/api/join/{invite}", json={"name": name})).json())
         auth = {"Authorization": f"Bearer {host['token']}"}
         game_id = (await c.post(f"/api/rooms/{host['room_id']}/start", headers=auth)).json()["game_id"]
-        games = srv.services.games
+        games = srv.state.games
         games.refusals.kept_per_game = 30
         games.refusals.flush_seconds = 3600  # written at the end (close), not on a timer
         big = {"type": "add", "n": 1, "pad": "x" * 16_000}
@@ -149,7 +149,7 @@ async def test_refused_moves_are_all_counted_and_only_a_sample_is_kept(any_db_ur
             assert (await games.submit_for(game_id, flooder, big)).code == "not_your_turn"
         for _ in range(15):
             assert (await games.submit_for(game_id, other, {"type": "add", "n": 1})).code == "not_your_turn"
-        db = srv.services.db
+        db = srv.state.db
         async with db.sessions() as s:
             kept = list((await s.execute(select(RefusedAction).order_by(RefusedAction.id))).scalars())
             counted = {r.sender: r.count for r in (await s.execute(select(RefusalCount))).scalars()}
@@ -173,11 +173,11 @@ async def test_refused_moves_are_all_counted_and_only_a_sample_is_kept(any_db_ur
 async def test_a_flooding_senders_count_is_written_a_few_seconds_later(client: httpx.AsyncClient, app: Any) -> None:
     room_id, auth = await seated_room(client)
     game_id = (await client.post(f"/api/rooms/{room_id}/start", headers=auth)).json()["game_id"]
-    games = app.state.services.games
+    games = app.state.games
     games.refusals.kept_per_sender, games.refusals.flush_seconds = 1, 0.05
     for _ in range(5):
         assert not (await games.submit(game_id, 1, {"type": "add", "n": 1})).ok
-    db = app.state.services.db
+    db = app.state.db
 
     async def count() -> int | None:
         async with db.sessions() as s:

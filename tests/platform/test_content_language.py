@@ -60,7 +60,7 @@ async def test_a_stored_game_whose_options_lack_the_language_loads_and_replays_i
     for _ in range(2):
         assert (await client.post(f"/api/rooms/{rid}/bots", json={"bot": "trivia"}, headers=auth)).status_code == 200
     game_id = (await client.post(f"/api/rooms/{rid}/start", headers=auth)).json()["game_id"]
-    games = app.state.services.games  # type: ignore[attr-defined]
+    games = app.state.games  # type: ignore[attr-defined]
     live = await games.get(game_id)
     for _ in range(200):  # the host keeps their card and asks; the bots answer at once
         live = await games.get(game_id)

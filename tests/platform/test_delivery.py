@@ -279,7 +279,7 @@ async def test_frames_written_by_uvicorn_protocol_reach_the_client_whole_and_in_
             for ws, token in ((ada, host["token"]), (bo, guest["token"])):
                 await ws.send(json.dumps({"type": "hello", "token": token, "patches": True}))
                 assert [json.loads(await ws.recv())["type"] for _ in range(2)] == ["welcome", "state"]
-            (conn,) = [c for c in srv.services.hub.connections() if c.seat == 0]
+            (conn,) = [c for c in srv.state.hub.connections() if c.seat == 0]
             assert conn._write_frames is not None  # the direct path, not the ASGI send
             assert (ada.protocol.extensions != []) == (compression == "deflate")
             await ada.send(json.dumps({"type": "act", "ref": "m1", "action": {"type": "add", "n": 2}}))

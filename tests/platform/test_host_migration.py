@@ -116,4 +116,4 @@ def told_host(p: Player) -> bool:
 
 
 async def _gone(srv: Served, rid: str) -> bool:
-    return rid in srv.services.hosts.gone
+    return rid in srv.state.hosts.gone

@@ -35,7 +35,7 @@ async def create(c: httpx.AsyncClient, **body: Any) -> httpx.Response:
 
 
 async def test_one_address_creates_at_most_rooms_per_minute(app: Any, client: httpx.AsyncClient) -> None:
-    app.state.services.room_rate = WindowLimit(3, 60)
+    app.state.rooms.room_rate = WindowLimit(3, 60)
     for _ in range(3):
         assert (await create(client)).status_code == 200
     r = await create(client)
@@ -51,7 +51,7 @@ def test_a_window_limit_frees_up_as_its_minute_passes() -> None:
 
 
 async def test_a_room_holds_at_most_room_members_max_people(app: Any, client: httpx.AsyncClient) -> None:
-    app.state.services.settings.room_members_max = 4
+    app.state.settings.room_members_max = 4
     host = (await create(client)).json()
     invite = host["invite_url"].rsplit("/", 1)[1]
     for i in range(3):  # two more seats, then a spectator
@@ -64,7 +64,7 @@ async def test_a_room_holds_at_most_room_members_max_people(app: Any, client: ht
 
 
 async def test_a_member_chats_at_most_chat_per_minute(app: Any, client: httpx.AsyncClient) -> None:
-    app.state.services.chat_rate = WindowLimit(2, 60)
+    app.state.rooms.chat_rate = WindowLimit(2, 60)
     host = (await create(client)).json()
     url = f"/api/rooms/{host['room_id']}/chat"
     for i in range(2):
@@ -108,7 +108,7 @@ async def test_old_finished_rooms_are_purged_after_the_retention_and_can_be_expo
         conn.execute(text("update rooms set updated_at = :t where id = :id"), {"t": long_ago, "id": lobby["room_id"]})
     exported = await client.get(f"/api/admin/games/{old['game_id']}/export", headers=admin)
     assert exported.status_code == 200
-    async with app.state.services.db.sessions() as s:
+    async with app.state.db.sessions() as s:
         assert await purge_old_rooms(s, days=30) == 1
     assert (await client.get(f"/api/admin/rooms/{old['room_id']}", headers=admin)).status_code == 404
     assert (await client.get(f"/api/admin/games/{old['game_id']}/log", headers=admin)).status_code == 404
@@ -184,7 +184,7 @@ async def test_websocket_chat_is_rate_limited_per_member(tight_server: ServerPro
 async def test_wrong_admin_tokens_are_throttled_per_address_and_the_right_one_too_while_throttled(
     app: Any, client: httpx.AsyncClient
 ) -> None:
-    app.state.services.admin_rate = WindowLimit(3, 60)
+    app.state.admin_rate = WindowLimit(3, 60)
     for _ in range(3):
         assert (await client.get("/api/admin/rooms", headers=bearer("b" * 32))).status_code == 401
     for headers in (bearer("b" * 32), bearer("a" * 32)):  # a guess, then the right token
@@ -198,7 +198,7 @@ async def test_wrong_admin_tokens_are_throttled_per_address_and_the_right_one_to
 
 
 async def test_a_wrong_admin_login_counts_as_a_wrong_token(app: Any, client: httpx.AsyncClient) -> None:
-    app.state.services.admin_rate = WindowLimit(2, 60)
+    app.state.admin_rate = WindowLimit(2, 60)
     for _ in range(2):
         assert (await client.post("/api/admin/login", json={"token": "b" * 32})).status_code == 401
     r = await client.post("/api/admin/login", json={"token": "b" * 32})
@@ -206,7 +206,7 @@ async def test_a_wrong_admin_login_counts_as_a_wrong_token(app: Any, client: htt
 
 
 async def test_the_right_admin_token_is_never_counted(app: Any, client: httpx.AsyncClient) -> None:
-    app.state.services.admin_rate = WindowLimit(2, 60)
+    app.state.admin_rate = WindowLimit(2, 60)
     for _ in range(5):
         assert (await client.get("/api/admin/rooms", headers=bearer("a" * 32))).status_code == 200
 
@@ -372,12 +372,12 @@ async def test_with_redis_configured_the_servers_limits_are_counted_there(db_url
     may create a minute."""
     async with serve(db_url, redis_url=REDIS, rooms_per_minute=2) as one, serve(db_url, redis_url=REDIS) as two:
         for srv in (one, two):
-            assert isinstance(srv.services.room_rate, RedisWindowLimit)
+            assert isinstance(srv.state.rooms.room_rate, RedisWindowLimit)
         # a fresh name per run, so that earlier runs' counts don't matter
         name = f"rooms-{uuid.uuid4().hex}"
         for srv in (one, two):
-            limit = srv.services.room_rate
-            srv.services.room_rate = RedisWindowLimit(srv.services.bus.redis, name, 2, 60)
+            limit = srv.state.rooms.room_rate
+            srv.state.rooms.room_rate = RedisWindowLimit(srv.state.bus.redis, name, 2, 60)
             assert limit.prefix == "geniusnight:limit:rooms:"
         async with httpx.AsyncClient(base_url=one.base) as a, httpx.AsyncClient(base_url=two.base) as b:
             assert (await create(a)).status_code == 200

@@ -15,7 +15,7 @@ from support import seated_room, start_game
 
 
 def service(app: Any) -> GameService:
-    return app.state.services.games  # type: ignore[no-any-return]
+    return app.state.games  # type: ignore[no-any-return]
 
 
 async def test_an_idle_game_leaves_the_cache_and_comes_back_from_its_log(app: Any, client: httpx.AsyncClient) -> None:

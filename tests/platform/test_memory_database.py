@@ -31,7 +31,7 @@ async def test_a_server_on_an_in_memory_database_starts_and_plays_a_whole_game()
             room_id = host["room_id"]
             assert (await c.post(f"/api/rooms/{room_id}/bots", json={"bot": "smart"}, headers=auth)).status_code == 200
             game_id = (await c.post(f"/api/rooms/{room_id}/start", headers=auth)).json()["game_id"]
-            games = app.state.services.games
+            games = app.state.games
             while not (live := await games.get(game_id)).over:
                 if 0 in live.engine.to_act(live.state):
                     assert (await games.submit(game_id, 0, {"type": "add", "n": 1})).ok

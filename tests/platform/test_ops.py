@@ -118,7 +118,7 @@ def test_rediss_urls_are_accepted_and_speak_tls() -> None:
     from geniusnight.server.play.games import GameService
     from geniusnight.server.play.realtime import Hub, RedisBus
 
-    hub = Hub(GameService.__new__(GameService))
+    hub = Hub(GameService.__new__(GameService), reads=None)  # type: ignore[arg-type]
     bus = RedisBus(hub, "rediss://user:secret@redis.example.invalid:6380/3?ssl_cert_reqs=required")
     pool = bus.redis.connection_pool
     assert pool.connection_class.__name__ == "SSLConnection"
@@ -128,7 +128,7 @@ def test_rediss_urls_are_accepted_and_speak_tls() -> None:
 
 async def test_readyz_is_503_while_draining(app: Any, client: httpx.AsyncClient) -> None:
     assert (await client.get("/readyz")).status_code == 200
-    app.state.services.draining = True
+    app.state.lifecycle.draining = True
     r = await client.get("/readyz")
     assert r.status_code == 503 and r.json()["draining"] is True
 

@@ -1,4 +1,4 @@
-"""Phase clocks and bot delays run on the services' clock (``geniusnight.clock``), so these
+"""Phase clocks and bot delays run on the server's clock (``geniusnight.clock``), so these
 tests move time by hand: a 5-second phase limit takes milliseconds, not 5 seconds."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from typing import Any
 
 import httpx
 
-from geniusnight.server.app import Services, create_app
+from geniusnight.server.app import create_app
 from geniusnight.settings import Settings
 from support import TOY, FakeClock
 
@@ -25,11 +25,11 @@ async def served(db_url: str, clock: FakeClock, bot_delay_ms: int = 0) -> AsyncI
     async with app.router.lifespan_context(app):
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as client:
-            client.services = app.state.services  # type: ignore[attr-defined]
+            client.services = app.state  # type: ignore[attr-defined]
             yield client
 
 
-def services(client: httpx.AsyncClient) -> Services:
+def services(client: httpx.AsyncClient) -> Any:
     return client.services  # type: ignore[attr-defined, no-any-return]
 
 

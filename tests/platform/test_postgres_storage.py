@@ -46,7 +46,7 @@ async def test_migrations_and_a_whole_game_on_postgres(pg_url: str) -> None:
         auth = {"Authorization": f"Bearer {room['token']}"}
         await c.post(f"/api/rooms/{room['room_id']}/bots", json={"bot": "smart"}, headers=auth)
         game_id = (await c.post(f"/api/rooms/{room['room_id']}/start", headers=auth)).json()["game_id"]
-        games = app.state.services.games
+        games = app.state.games
         for _ in range(200):
             live = await games.get(game_id)
             if live.over:

@@ -29,7 +29,7 @@ class Reads:
 
 
 def two_processes(app: Any) -> tuple[GameService, GameService]:
-    here: GameService = app.state.services.games
+    here: GameService = app.state.games
     here.multi_process = True
     return here, GameService(here.db, multi_process=True)
 

@@ -10,19 +10,19 @@ from typing import Any
 import httpx
 from sqlalchemy import select
 
-from geniusnight.db import Member, Room
 from geniusnight.server.play.events import RoomEvent, RoomSnapshot
 from geniusnight.server.play.realtime import ROOM_FRAME_GAP, Connection, Hub
+from geniusnight.storage.models import Member, Room
 from support import start_game
 
 
 async def version_of(app: Any, room_id: str) -> int:
-    async with app.state.services.db.sessions() as s:
+    async with app.state.db.sessions() as s:
         return int(await s.scalar(select(Room.version).where(Room.id == room_id)))
 
 
 async def room_of_game(app: Any, game_id: int) -> str:
-    return (await app.state.services.games.get(game_id)).room_id
+    return (await app.state.games.get(game_id)).room_id
 
 
 async def test_every_change_a_room_frame_shows_counts_a_new_room_version(app: Any, client: httpx.AsyncClient) -> None:
@@ -39,7 +39,7 @@ async def test_every_change_a_room_frame_shows_counts_a_new_room_version(app: An
     game_id = (await client.post(f"/api/rooms/{room_id}/start", headers=auth)).json()["game_id"]
     started = await version_of(app, room_id)
     assert started > joined
-    games = app.state.services.games
+    games = app.state.games
     moved = None
     while not (live := await games.get(game_id)).over:
         seat = min(live.engine.to_act(live.state))
@@ -55,14 +55,14 @@ async def test_one_transaction_counts_one_room_version_however_often_it_flushes(
     game_id = await start_game(client)
     room_id = await room_of_game(app, game_id)
     before = await version_of(app, room_id)
-    async with app.state.services.db.sessions() as s, s.begin():
+    async with app.state.db.sessions() as s, s.begin():
         members = list((await s.execute(select(Member).where(Member.room_id == room_id))).scalars())
         members[0].name = "Ada L."
         await s.flush()
         members[1].name = "Grace H."
         await s.flush()
     assert await version_of(app, room_id) == before + 1
-    async with app.state.services.db.sessions() as s, s.begin():
+    async with app.state.db.sessions() as s, s.begin():
         (await s.get(Member, members[0].id)).name = "Ada"  # type: ignore[union-attr]
     assert await version_of(app, room_id) == before + 2
 
@@ -95,8 +95,21 @@ async def frames_after(hub: Hub, socket: Socket, *events: RoomEvent) -> list[dic
     return [json.loads(text) for text in socket.sent]
 
 
+class Reads:
+    """The hub's reads of a room: ``snapshot`` if given, else nothing (no such room)."""
+
+    def __init__(self) -> None:
+        self.snapshot: Any = None
+
+    async def read_snapshot(self, room_id: str) -> RoomSnapshot | None:
+        return await self.snapshot(room_id) if self.snapshot is not None else None
+
+    async def identities(self, room_id: str) -> dict[int, dict[str, Any]]:
+        return {}
+
+
 def connected_hub(member_id: int = 1) -> tuple[Hub, Socket]:
-    hub = Hub(games=None)  # type: ignore[arg-type]
+    hub = Hub(games=None, reads=Reads())  # type: ignore[arg-type]
     socket = Socket()
     hub.add(Connection(ws=socket, room_id="r", member_id=member_id, seat=0, name="P0"))  # type: ignore[arg-type]
     return hub, socket
@@ -128,6 +141,6 @@ async def test_a_room_event_without_a_snapshot_reads_the_room() -> None:
         reads.append(room_id)
         return snapshot(2, [1])
 
-    hub.room_snapshot = read
+    hub.reads.snapshot = read  # type: ignore[attr-defined]
     frames = await frames_after(hub, socket, RoomEvent("r"))
     assert reads == ["r"] and frames[0]["room"]["seats"][0]["online"] is True

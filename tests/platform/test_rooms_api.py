@@ -273,7 +273,7 @@ async def test_rematch_starts_a_new_game_with_the_same_players(client: httpx.Asy
     first = (await client.post(f"/api/rooms/{rid}/start", headers=bearer(token))).json()["game_id"]
     r = await client.post(f"/api/rooms/{rid}/rematch", headers=bearer(token))
     assert r.status_code == 409  # not over yet
-    services = app.state.services  # type: ignore[attr-defined]
+    services = app.state  # type: ignore[attr-defined]
     for _ in range(30):  # the host plays 1s; the smart bot answers at once (bot delay 0)
         live = await services.games.get(first)
         if live.over:
@@ -300,7 +300,7 @@ async def test_after_a_game_the_host_may_change_options_for_the_rematch(client: 
     first = (await client.post(f"/api/rooms/{rid}/start", headers=bearer(token))).json()["game_id"]
     r = await client.patch(f"/api/rooms/{rid}", json={"options": {"target": 9}}, headers=bearer(token))
     assert r.status_code == 409  # not while the game runs
-    services = app.state.services  # type: ignore[attr-defined]
+    services = app.state  # type: ignore[attr-defined]
     import asyncio
 
     for _ in range(30):
@@ -382,7 +382,7 @@ async def test_a_rooms_status_is_stored_as_its_plain_name_and_read_back_as_a_roo
     from sqlalchemy import select
     from sqlalchemy.orm import Session
 
-    from geniusnight.db import Room, RoomStatus
+    from geniusnight.storage.models import Room, RoomStatus
 
     room = await create(client)
     bot = await client.post(f"/api/rooms/{room['room_id']}/bots", headers=bearer(room["token"]))

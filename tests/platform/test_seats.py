@@ -11,8 +11,8 @@ import httpx
 import pytest
 from sqlalchemy import select, update
 
-from geniusnight.db import Game, Move, RefusedAction, Room
 from geniusnight.server.rooms import service, usecases
+from geniusnight.storage.models import Game, Move, RefusedAction, Room
 from inprocess import Served, serve
 from wsclient import Player
 
@@ -44,7 +44,7 @@ async def call(srv: Served, method: str, path: str, token: str, body: Any = None
 
 
 async def logged_moves(srv: Served, game_id: int) -> list[Move]:
-    async with srv.services.db.sessions() as s:
+    async with srv.state.db.sessions() as s:
         return list((await s.execute(select(Move).where(Move.game_id == game_id).order_by(Move.seq))).scalars())
 
 
@@ -72,7 +72,7 @@ async def test_a_lobby_kick_moves_open_sockets_to_their_members_new_seats(any_db
 
 async def play_out(srv: Served, game_id: int) -> None:
     """Every seat adds 1 until the game ends (the server plays for the people here)."""
-    games = srv.services.games
+    games = srv.state.games
     for _ in range(200):
         live = await games.get(game_id)
         if live.over:
@@ -138,8 +138,8 @@ async def test_a_client_cannot_take_the_ref_of_the_bot_that_replaces_it(any_db_u
         moves = await logged_moves(srv, game_id)
         assert (moves[3].seat, moves[3].member_id, moves[3].ref) == (1, None, "bot-3-1")
         # a process rebuilding the game from the log keeps both refs apart
-        srv.services.games.forget(game_id)
-        live = await srv.services.games.get(game_id)
+        srv.state.games.forget(game_id)
+        live = await srv.state.games.get(game_id)
         assert live.refs[(guest["member_id"], 1, "bot-3-1")] == 2 and live.refs[(None, 1, "bot-3-1")] == 4
         await host.close()
         await p.close()
@@ -150,7 +150,7 @@ async def test_a_bot_whose_move_the_game_outran_thinks_again(any_db_url: str, ca
         rid, host_token, _ = await room_of(srv, 0)
         await call(srv, "POST", f"/api/rooms/{rid}/bots", host_token, {"bot": "smart"})
         game_id = (await call(srv, "POST", f"/api/rooms/{rid}/start", host_token)).json()["game_id"]
-        driver, games = srv.services.driver, srv.services.games
+        driver, games = srv.state.driver, srv.state.games
         thinking, go_on = asyncio.Event(), asyncio.Event()
         loop = asyncio.get_running_loop()
         plain = driver.choose
@@ -177,7 +177,7 @@ async def test_a_bot_whose_move_the_game_outran_thinks_again(any_db_url: str, ca
         moves = await logged_moves(srv, game_id)
         assert [(m.seat, m.ref) for m in moves] == [(0, None), (None, None), (0, None), (1, "bot-3-1")]
         assert calls[-1] == 3  # thought again on the new state
-        async with srv.services.db.sessions() as s:
+        async with srv.state.db.sessions() as s:
             assert not list((await s.execute(select(RefusedAction))).scalars())
         assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
 
@@ -188,7 +188,7 @@ async def room_json(srv: Served, rid: str, token: str) -> dict[str, Any]:
 
 async def until_seq(srv: Served, game_id: int, seq: int) -> None:
     for _ in range(300):
-        if (await srv.services.games.get(game_id)).seq >= seq:
+        if (await srv.state.games.get(game_id)).seq >= seq:
             return
         await asyncio.sleep(0.01)
     raise AssertionError(f"seq {seq} not reached")
@@ -320,7 +320,7 @@ async def test_two_starts_at_once_make_one_game(any_db_url: str) -> None:
         answers = await asyncio.gather(*(call(srv, "POST", f"/api/rooms/{rid}/start", host_token) for _ in range(2)))
         assert sorted(r.status_code for r in answers) == [200, 409]
         assert {r.json().get("code") for r in answers if r.status_code == 409} == {"not_in_lobby"}
-        async with srv.services.db.sessions() as s:
+        async with srv.state.db.sessions() as s:
             games = (await s.execute(select(Game.id).where(Game.room_id == rid))).scalars().all()
         assert games == [next(r.json()["game_id"] for r in answers if r.status_code == 200)]
 
@@ -356,7 +356,7 @@ async def test_a_start_whose_room_changed_under_it_starts_again_from_what_is_the
         rid, host_token, _ = await room_of(srv, 1)
         r = await call(srv, "POST", f"/api/rooms/{rid}/start", host_token)
         assert raced == [rid] * races and r.status_code == status
-        async with srv.services.db.sessions() as s:
+        async with srv.state.db.sessions() as s:
             games = (await s.execute(select(Game.id).where(Game.room_id == rid))).scalars().all()
         if status == 200:
             assert games == [r.json()["game_id"]]

@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import select
 
-from geniusnight.db import Game, GameSeat, Member, Move, Room
+from geniusnight.storage.models import Game, GameSeat, Member, Move, Room
 from inprocess import Served, serve
 from support import FakeClock
 
@@ -121,14 +121,14 @@ class Table:
         client.reader = asyncio.create_task(client.read(client.ws))
 
     async def host(self) -> Client | None:
-        async with self.srv.services.db.sessions() as s:
+        async with self.srv.state.db.sessions() as s:
             room = await s.get(Room, self.room_id)
             assert room is not None
             return next((c for c in self.clients if c.member_id == room.host_member_id), None)
 
     async def seats_of(self, client: Client) -> set[int]:
         """Every seat number the client's member holds in any of the room's games."""
-        async with self.srv.services.db.sessions() as s:
+        async with self.srv.state.db.sessions() as s:
             return set((await s.execute(select(GameSeat.seat).where(GameSeat.member_id == client.member_id))).scalars())
 
     def client(self, i: int) -> Client | None:
@@ -192,7 +192,7 @@ class Table:
 
     async def checkpoint(self) -> None:
         """Each game's seq and bot seats as the database has them (not the server's cache)."""
-        async with self.srv.services.db.sessions() as s:
+        async with self.srv.state.db.sessions() as s:
             games = select(Game.id, Game.last_seq, Game.seats).where(Game.room_id == self.room_id)
             rows = (await s.execute(games)).all()
         seq = {game_id: last for game_id, last, _ in rows}
@@ -212,13 +212,13 @@ class Table:
         return last, last
 
     async def to_act(self) -> Client | None:
-        async with self.srv.services.db.sessions() as s:
+        async with self.srv.state.db.sessions() as s:
             room = await s.get(Room, self.room_id)
             assert room is not None
             game_id = room.current_game_id
         if game_id is None:
             return None
-        live = await self.srv.services.games.get(game_id)
+        live = await self.srv.state.games.get(game_id)
         if live.over:
             return None
         member = next((m for m, seat in live.holders.items() if seat == live.state.turn), None)
@@ -226,11 +226,11 @@ class Table:
 
     async def settle(self) -> None:
         """Until the bots have moved and every open socket has the current state."""
-        games = self.srv.services.games
+        games = self.srv.state.games
         for _ in range(300):
             self.clock.advance(1)
             await asyncio.sleep(0.01)
-            async with self.srv.services.db.sessions() as s:
+            async with self.srv.state.db.sessions() as s:
                 room = await s.get(Room, self.room_id)
                 assert room is not None
                 game_id = room.current_game_id
@@ -248,13 +248,13 @@ class Table:
         raise AssertionError("the room did not settle")
 
     async def seated_now(self) -> list[Client]:
-        async with self.srv.services.db.sessions() as s:
+        async with self.srv.state.db.sessions() as s:
             gone = set((await s.execute(select(Member.id).where(Member.kicked.is_(True)))).scalars())
         return [c for c in self.clients if c.member_id not in gone]
 
     async def check(self) -> None:
         await self.checkpoint()
-        async with self.srv.services.db.sessions() as s:
+        async with self.srv.state.db.sessions() as s:
             room = await s.get(Room, self.room_id)
             assert room is not None
             games = {g.id: g for g in (await s.execute(select(Game).where(Game.room_id == self.room_id))).scalars()}

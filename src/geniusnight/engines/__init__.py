@@ -29,6 +29,16 @@ def get_engine(game_id: str) -> Engine:
         raise KeyError(f"unknown game {game_id!r}; known: {sorted(ENGINES)}") from None
 
 
+def load_extra(specs: list[str]) -> None:
+    """Register the engines ``specs`` name as ``module:attribute`` (``ENGINE`` if no
+    attribute is given), each unless an engine of its id is registered already."""
+    for spec in specs:
+        module, _, attr = spec.partition(":")
+        engine = getattr(importlib.import_module(module), attr or "ENGINE")
+        if engine.info.id not in ENGINES:
+            register(engine)
+
+
 def _discover() -> None:
     for mod in pkgutil.iter_modules(__path__):
         if not mod.ispkg:
@@ -41,4 +51,4 @@ def _discover() -> None:
 
 _discover()
 
-__all__ = ["ENGINES", "Engine", "GameInfo", "IllegalAction", "Rng", "get_engine", "register"]
+__all__ = ["ENGINES", "Engine", "GameInfo", "IllegalAction", "Rng", "get_engine", "load_extra", "register"]

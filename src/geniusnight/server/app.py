@@ -1,9 +1,10 @@
-"""The FastAPI application: middleware, error handlers, routes and the process's lifespan
-around the services (``services.py``)."""
+"""The FastAPI application: middleware, error handlers, routes, and the objects the
+composition root (``compose.py``) builds, on ``app.state`` for ``deps.py``, running for the
+app's lifespan."""
 
 from __future__ import annotations
 
-import asyncio
+import dataclasses
 import gc
 import logging
 from collections.abc import AsyncIterator
@@ -18,21 +19,20 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import WebSocketRoute
 
 from ..clock import Clock
+from ..engines import load_extra
 from ..resources import data_dir
 from ..settings import Settings, get_settings
-from . import ops, pages
+from . import compose, ops, pages
 from .admin import pages as admin_pages
 from .admin import routes as admin_routes
 from .edge import BadInput, EdgeMiddleware, SecurityHeaders, http_error, validation_error
 from .errors import ApiError
-from .ops import MetricsListener
 from .origin import OriginGuard
 from .play import ws
 from .replay import player as replay
 from .rooms import routes as rooms
-from .services import DRAIN_TIMEOUT, RECONNECT_GRACE, Services, build_services, load_extra_engines
 
-__all__ = ["DRAIN_TIMEOUT", "RECONNECT_GRACE", "Services", "create_app"]
+__all__ = ["create_app"]
 
 log = logging.getLogger(__name__)
 
@@ -62,30 +62,14 @@ def tune_gc() -> None:
 def create_app(settings: Settings | None = None, clock: Clock | None = None) -> FastAPI:
     """The app; ``clock`` (default: the system clock) drives deadlines, bots and the sweep."""
     settings = settings or get_settings()
-    load_extra_engines(settings.extra_engines)
-    services = build_services(settings, clock)
+    load_extra(settings.extra_engines)
+    root = compose.build(settings, clock)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        path = settings.sqlite_path()
-        if path is not None:
-            path.parent.mkdir(parents=True, exist_ok=True)
-        await services.bus.start()
-        await services.driver.resume_all()
-        listener = MetricsListener(services, settings.metrics_address) if settings.metrics_address else None
-        if listener is not None:
-            await listener.start()
-        housekeeping = asyncio.create_task(services.housekeeping())
-        tune_gc()
-        yield
-        housekeeping.cancel()
-        await services.hosts.stop()
-        if listener is not None:
-            await listener.stop()
-        await services.driver.stop()
-        await services.games.close()
-        await services.bus.stop()
-        await services.db.dispose()
+        async with root.running():
+            tune_gc()
+            yield
 
     app = FastAPI(
         title="Genius Night",
@@ -93,7 +77,8 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         summary="Rooms, seats and live play for Genius Idea, Ingenious and Brainiac or IDIOT!",
         lifespan=lifespan,
     )
-    app.state.services = services
+    for field in dataclasses.fields(root):  # by name, as deps.py reads them
+        setattr(app.state, field.name, getattr(root, field.name))
     app.add_middleware(OriginGuard, settings=settings)
 
     @app.exception_handler(ApiError)

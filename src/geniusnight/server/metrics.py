@@ -2,7 +2,7 @@
 
 Counters and histograms are process-wide and move as the work happens. The gauges
 (connections, rooms by status, live games) are read when a scrape comes in, by
-:func:`render`: rooms by status come from the database, so every process reports the same
+:class:`.ops.Gauges`: rooms by status come from the database, so every process reports the same
 figure (aggregate them with ``max``, not ``sum``); connections and live games are this
 process's own.
 """
@@ -12,19 +12,11 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
-from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, Counter, Gauge, Histogram, generate_latest
+from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, Counter, Gauge, Histogram
 from prometheus_client.core import CounterMetricFamily, HistogramMetricFamily, Metric
-from sqlalchemy import func, select
 
-from ..db import Room, RoomStatus
-from ..engines import ENGINES
-
-if TYPE_CHECKING:
-    from .services import Services
-
-__all__ = ["CONTENT_TYPE_LATEST", "render"]
+__all__ = ["CONTENT_TYPE_LATEST", "REGISTRY"]
 
 # seconds: a move is a millisecond or two on an idle server, tens under load
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
@@ -127,21 +119,3 @@ class MoveCollector:
 REGISTRY.register(MoveCollector())
 
 TIMEOUTS = Counter("geniusnight_timeouts_fired", "Phase clocks that ran out and applied the timeout", ["game"])
-
-
-async def render(services: Services) -> bytes:
-    """Read the gauges, then the whole registry in the text exposition format."""
-    CONNECTIONS.set(sum(len(conns) for conns in services.hub.rooms.values()))
-    REDIS_DEGRADED.set(0 if services.bus.connected else 1)
-    live: dict[str, int] = dict.fromkeys(ENGINES, 0)
-    for game in list(services.games.live.values()):
-        if not game.closed and not game.over:
-            live[game.engine.info.id] = live.get(game.engine.info.id, 0) + 1
-    for game_id, count in live.items():
-        LIVE_GAMES.labels(game_id).set(count)
-    async with services.db.sessions() as s:
-        rows = (await s.execute(select(Room.status, func.count()).group_by(Room.status))).all()
-    counts = dict.fromkeys(RoomStatus, 0) | {status: n for status, n in rows}
-    for status, n in counts.items():
-        ROOMS.labels(status.value).set(n)
-    return generate_latest(REGISTRY)

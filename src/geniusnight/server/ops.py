@@ -14,24 +14,64 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable
-from typing import TYPE_CHECKING, Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Request, Response
+from fastapi import APIRouter, Depends, Request, Response
 from fastapi.responses import JSONResponse
+from prometheus_client import generate_latest
+from sqlalchemy import func, select
 
+from ..engines import ENGINES
+from ..storage.database import Database
+from ..storage.models import Room, RoomStatus
 from . import metrics
 from .admin.auth import require_admin
-from .deps import get_services
+from .deps import BusDep, DatabaseDep, LifecycleDep, SettingsDep
 from .errors import ApiError
-
-if TYPE_CHECKING:
-    from .services import Services
+from .play.games import GameService
+from .play.realtime import Bus, Hub
 
 log = logging.getLogger(__name__)
 
 PROBE_SECONDS = 2.0  # a dependency slower than this counts as down
 
 router = APIRouter(tags=["operations"])
+
+
+class Gauges:
+    """The metrics of :mod:`.metrics`, their gauges read when a scrape comes in: connections
+    and live games are this process's, rooms by status the whole database's."""
+
+    def __init__(self, hub: Hub, bus: Bus, games: GameService, db: Database) -> None:
+        self.hub = hub
+        self.bus = bus
+        self.games = games
+        self.db = db
+
+    async def render(self) -> bytes:
+        """Read the gauges, then the whole registry in the text exposition format."""
+        metrics.CONNECTIONS.set(sum(len(conns) for conns in self.hub.rooms.values()))
+        metrics.REDIS_DEGRADED.set(0 if self.bus.connected else 1)
+        live: dict[str, int] = dict.fromkeys(ENGINES, 0)
+        for game in list(self.games.live.values()):
+            if not game.closed and not game.over:
+                live[game.engine.info.id] = live.get(game.engine.info.id, 0) + 1
+        for game_id, count in live.items():
+            metrics.LIVE_GAMES.labels(game_id).set(count)
+        async with self.db.sessions() as s:
+            rows = (await s.execute(select(Room.status, func.count()).group_by(Room.status))).all()
+        counts = dict.fromkeys(RoomStatus, 0) | {status: n for status, n in rows}
+        for status, n in counts.items():
+            metrics.ROOMS.labels(status.value).set(n)
+        return generate_latest(metrics.REGISTRY)
+
+
+async def get_gauges(request: Request) -> Gauges:
+    gauges: Gauges = request.app.state.gauges
+    return gauges
+
+
+GaugesDep = Annotated[Gauges, Depends(get_gauges)]
 
 
 @router.get("/healthz", summary="Liveness: the process is up")
@@ -48,29 +88,27 @@ async def _probe(check: Awaitable[object]) -> str:
 
 
 @router.get("/readyz", summary="Readiness: the database answers and the process is not draining; 503 otherwise")
-async def readyz(request: Request) -> JSONResponse:
+async def readyz(settings: SettingsDep, db: DatabaseDep, bus: BusDep, lifecycle: LifecycleDep) -> JSONResponse:
     """Ready while the database answers and the process is not shutting down. Redis is not
     a condition: without it a process still serves its own rooms (moves commit, its sockets
     get every frame), so a Redis outage must not take every replica out of the load
     balancer. It shows as ``degraded`` here and in ``geniusnight_redis_degraded``."""
-    services = get_services(request)
-    checks = {"database": await _probe(services.db.ping())}
+    checks = {"database": await _probe(db.ping())}
     degraded = False
-    if services.settings.redis_url:
-        checks["redis"] = await _probe(services.bus.ping())
-        degraded = checks["redis"] != "ok" or not services.bus.connected
-    ready = checks["database"] == "ok" and not services.draining
-    body = {"ready": ready, "draining": services.draining, "degraded": degraded, **checks}
+    if settings.redis_url:
+        checks["redis"] = await _probe(bus.ping())
+        degraded = checks["redis"] != "ok" or not bus.connected
+    ready = checks["database"] == "ok" and not lifecycle.draining
+    body = {"ready": ready, "draining": lifecycle.draining, "degraded": degraded, **checks}
     return JSONResponse(body, status_code=200 if ready else 503)
 
 
 @router.get("/metrics", summary="Prometheus metrics (admin token)")
-async def metrics_route(request: Request) -> Response:
-    services = get_services(request)
-    if services.settings.metrics_address:
+async def metrics_route(request: Request, settings: SettingsDep, gauges: GaugesDep) -> Response:
+    if settings.metrics_address:
         raise ApiError(404, "metrics_elsewhere", "Metrics are served on GENIUSNIGHT_METRICS_ADDRESS.")
     await require_admin(request)
-    return Response(await metrics.render(services), media_type=metrics.CONTENT_TYPE_LATEST)
+    return Response(await gauges.render(), media_type=metrics.CONTENT_TYPE_LATEST)
 
 
 class MetricsListener:
@@ -78,8 +116,8 @@ class MetricsListener:
     scraper), without the admin token. A minimal HTTP/1.1 responder on the app's loop: one
     request per connection."""
 
-    def __init__(self, services: Services, address: str) -> None:
-        self.services = services
+    def __init__(self, gauges: Gauges, address: str) -> None:
+        self.gauges = gauges
         host, _, port = address.rpartition(":")
         self.host, self.port = host or "127.0.0.1", int(port)
         self.server: asyncio.Server | None = None
@@ -98,7 +136,7 @@ class MetricsListener:
             head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 5)
             method, path, *_ = [*head.split(b"\r\n", 1)[0].split(b" "), b"", b""]
             if method == b"GET" and path.split(b"?", 1)[0] == b"/metrics":
-                status, ctype, body = "200 OK", metrics.CONTENT_TYPE_LATEST, await metrics.render(self.services)
+                status, ctype, body = "200 OK", metrics.CONTENT_TYPE_LATEST, await self.gauges.render()
             else:
                 status, ctype, body = "404 Not Found", "text/plain", b"GET /metrics\n"
             writer.write(

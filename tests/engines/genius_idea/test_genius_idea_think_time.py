@@ -16,7 +16,7 @@ import pytest
 from geniusnight.engines.genius_idea import ENGINE as E
 from geniusnight.engines.genius_idea import bots
 from geniusnight.engines.genius_idea.similarity import builtin_words
-from geniusnight.server.app import Services, create_app
+from geniusnight.server.app import create_app
 from geniusnight.settings import Settings
 from support import FakeClock
 
@@ -61,13 +61,13 @@ def test_moves_other_than_a_solvers_answer_take_the_servers_usual_delay() -> Non
 
 
 @asynccontextmanager
-async def served(db_url: str, clock: FakeClock) -> AsyncIterator[tuple[httpx.AsyncClient, Services]]:
+async def served(db_url: str, clock: FakeClock) -> AsyncIterator[tuple[httpx.AsyncClient, Any]]:
     settings = Settings(env="test", database_url=db_url, bot_delay_ms=int(BOT_DELAY * 1000), admin_token="a" * 32)
     app = create_app(settings, clock=clock)
     async with app.router.lifespan_context(app):
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as client:
-            yield client, app.state.services
+            yield client, app.state
 
 
 async def idle() -> None:
@@ -75,7 +75,7 @@ async def idle() -> None:
     await asyncio.sleep(0.05)
 
 
-async def until_seq(services: Services, game_id: int, seq: int) -> Any:
+async def until_seq(services: Any, game_id: int, seq: int) -> Any:
     for _ in range(300):
         live = await services.games.get(game_id)
         if live.seq >= seq:

@@ -25,9 +25,10 @@ from typing import Annotated
 from fastapi import Depends, Request
 from sqlalchemy import delete
 
-from ...db import AdminSession, Database
 from ...settings import Settings
-from ..deps import bearer_token, get_services
+from ...storage.database import Database
+from ...storage.models import AdminSession
+from ..deps import admin_rate_of, bearer_token, database_of, settings_of
 from ..errors import ApiError
 
 ADMIN_COOKIE = "gn_admin"
@@ -80,21 +81,20 @@ def enabled(settings: Settings) -> Settings:
 async def token_admitted(request: Request, token: str | None) -> bool:
     """Whether ``token`` is the admin token; a wrong one counts against the caller's address,
     and an address over its limit is refused whatever it sends (see the module's docstring)."""
-    services = get_services(request)
+    settings, admin_rate = settings_of(request), admin_rate_of(request)
     address = request.client.host if request.client else ""
-    if await services.admin_rate.full(address):
-        per = services.settings.admin_failures_per_minute
+    if await admin_rate.full(address):
+        per = settings.admin_failures_per_minute
         raise ApiError(429, "admin_throttled", f"More than {per} wrong admin tokens a minute from here; wait a minute.")
-    if token_matches(services.settings, token):
+    if token_matches(settings, token):
         return True
-    await services.admin_rate.hit(address)
+    await admin_rate.hit(address)
     return False
 
 
 async def log_in(request: Request, token: str) -> str:
     """A new session for the holder of the admin token: its cookie's value."""
-    services = get_services(request)
-    settings, db = enabled(services.settings), services.db
+    settings, db = enabled(settings_of(request)), database_of(request)
     if not await token_admitted(request, token):
         raise ApiError(401, "admin_auth", "That is not the admin token.")
     cookie = make_session_cookie(settings)
@@ -113,19 +113,19 @@ async def log_out(settings: Settings, db: Database, cookie: str | None) -> None:
 
 
 async def is_admin(request: Request) -> bool:
-    services = get_services(request)
+    settings = settings_of(request)
     bearer = bearer_token(request)
-    if bearer is not None and services.settings.admin_token and await token_admitted(request, bearer):
+    if bearer is not None and settings.admin_token and await token_admitted(request, bearer):
         return True
     cookie = request.cookies.get(ADMIN_COOKIE)
-    if cookie is None or not session_cookie_valid(services.settings, cookie):
+    if cookie is None or not session_cookie_valid(settings, cookie):
         return False
-    async with services.db.sessions() as s:
+    async with database_of(request).sessions() as s:
         return await s.get(AdminSession, _session_key(cookie)) is not None
 
 
 def require_enabled(request: Request) -> Settings:
-    return enabled(get_services(request).settings)
+    return enabled(settings_of(request))
 
 
 async def require_admin(request: Request) -> None:

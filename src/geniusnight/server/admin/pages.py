@@ -10,7 +10,7 @@ from fastapi.responses import HTMLResponse
 
 from ...engines import ENGINES
 from ...logs import game_filter
-from ..deps import get_services
+from ..deps import SettingsDep, settings_of
 from ..templating import templates
 from .auth import is_admin
 
@@ -23,7 +23,7 @@ def _page(request: Request, name: str, status: int = 200, **context: Any) -> HTM
 
 async def _guard_page(request: Request) -> HTMLResponse | None:
     """The login form (401) or the 'disabled' notice (404) instead of any admin content."""
-    settings = get_services(request).settings
+    settings = settings_of(request)
     if not settings.admin_token:
         return _page(request, "admin/disabled.html", status=404)
     if not await is_admin(request):
@@ -42,6 +42,6 @@ async def admin_room_page(request: Request, room_id: str) -> HTMLResponse:
 
 
 @pages.get("/admin/games/{game_id}", response_class=HTMLResponse)
-async def admin_game_page(request: Request, game_id: int) -> HTMLResponse:
-    log_filter = game_filter(get_services(request).settings.json_logs, game_id)
+async def admin_game_page(request: Request, game_id: int, settings: SettingsDep) -> HTMLResponse:
+    log_filter = game_filter(settings.json_logs, game_id)
     return await _guard_page(request) or _page(request, "admin/game.html", game_id=game_id, log_filter=log_filter)

@@ -4,23 +4,16 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Query, Request, Response
+from fastapi import APIRouter, Query, Request, Response
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
-from ..deps import get_services
+from ...settings import Settings
+from ..deps import AdminServiceDep, DatabaseDep, SettingsDep
 from ..edge import INT64_MAX, GameId, LogSeat, LogType, Offset
 from .auth import ADMIN_COOKIE, SESSION_SECONDS, AdminDep, log_in, log_out
-from .service import AdminService
 
 api = APIRouter(prefix="/api/admin", tags=["admin"])
-
-
-async def get_admin(request: Request) -> AdminService:  # async: see deps
-    return get_services(request).admin
-
-
-AdminServiceDep = Annotated[AdminService, Depends(get_admin)]
 
 
 class Login(BaseModel):
@@ -31,12 +24,12 @@ class CloseRoom(BaseModel):
     message: str = Field(default="An administrator closed this room.", max_length=300)
 
 
-def _secure(request: Request) -> bool:
-    return get_services(request).settings.secure_cookies or request.url.scheme == "https"
+def _secure(request: Request, settings: Settings) -> bool:
+    return settings.secure_cookies or request.url.scheme == "https"
 
 
 @api.post("/login", summary="Log in with the admin token; sets the session cookie")
-async def login(body: Login, request: Request, response: Response) -> dict[str, Any]:
+async def login(body: Login, request: Request, response: Response, settings: SettingsDep) -> dict[str, Any]:
     cookie = await log_in(request, body.token)
     response.set_cookie(
         ADMIN_COOKIE,
@@ -44,17 +37,17 @@ async def login(body: Login, request: Request, response: Response) -> dict[str, 
         max_age=SESSION_SECONDS,
         httponly=True,
         samesite="strict",
-        secure=_secure(request),
+        secure=_secure(request, settings),
         path="/",
     )
     return {"ok": True, "expires_in": SESSION_SECONDS}
 
 
 @api.post("/logout", summary="Log out: ends the session on the server and clears the cookie")
-async def logout(request: Request, response: Response) -> dict[str, Any]:
-    services = get_services(request)
-    await log_out(services.settings, services.db, request.cookies.get(ADMIN_COOKIE))
-    response.delete_cookie(ADMIN_COOKIE, path="/", httponly=True, samesite="strict", secure=_secure(request))
+async def logout(request: Request, response: Response, settings: SettingsDep, db: DatabaseDep) -> dict[str, Any]:
+    await log_out(settings, db, request.cookies.get(ADMIN_COOKIE))
+    secure = _secure(request, settings)
+    response.delete_cookie(ADMIN_COOKIE, path="/", httponly=True, samesite="strict", secure=secure)
     return {"ok": True}
 
 

@@ -4,20 +4,35 @@ room, a game's log with its refused actions, exports and the state at any seq (t
 
 from __future__ import annotations
 
+import logging
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sqlalchemy import ColumnElement, delete, exists, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from ...db import ChatMessage, Game, GameSeat, Member, RefusalCount, RefusedAction, Room, RoomEvent, RoomStatus
 from ...engines import ENGINES
+from ...settings import Settings
+from ...storage.database import Database
+from ...storage.models import (
+    ChatMessage,
+    Game,
+    GameSeat,
+    Member,
+    RefusalCount,
+    RefusedAction,
+    Room,
+    RoomEvent,
+    RoomStatus,
+)
 from ..errors import ApiError
-from ..replay.logs import game_summary, iso, log_filter, player
+from ..play.games import GameService
+from ..play.realtime import Hub
+from ..replay.logs import GameLogs, game_summary, iso, log_filter, player
+from ..rooms.publisher import RoomPublisher
 from ..rooms.service import seat_entries
 
-if TYPE_CHECKING:
-    from ..services import Services
+log = logging.getLogger(__name__)
 
 
 def _seat_names(room: Room, game: Game | None, seated: list[Member]) -> list[dict[str, Any]]:
@@ -51,9 +66,36 @@ async def _room_or_404(session: AsyncSession, room_id: str) -> Room:
     return room
 
 
+ABANDONED_MESSAGE = "Nobody played in this room for a long time, so it was closed."
+ABANDONED_BATCH = 500  # rooms closed per statement (a first run may find many)
+
+
+def _untouched(status: RoomStatus, since: datetime) -> list[ColumnElement[bool]]:
+    """A room of ``status`` nobody touched since ``since``: the room did not change (created,
+    options, a game started: ``rooms.updated_at``), nobody joined, nobody chatted, and a
+    running game had no move (nor its start) since."""
+    quiet = [
+        Room.status == status,
+        Room.updated_at < since,
+        ~exists().where(Member.room_id == Room.id, Member.created_at >= since),
+        ~exists().where(ChatMessage.room_id == Room.id, ChatMessage.created_at >= since),
+    ]
+    if status == RoomStatus.PLAYING:
+        last_touch = func.coalesce(Game.last_move_at, Game.started_at)
+        quiet.append(~exists().where(Game.id == Room.current_game_id, last_touch >= since))
+    return quiet
+
+
 class AdminService:
-    def __init__(self, services: Services) -> None:
-        self.services = services
+    def __init__(
+        self, settings: Settings, db: Database, games: GameService, hub: Hub, events: RoomPublisher, logs: GameLogs
+    ) -> None:
+        self.settings = settings
+        self.db = db
+        self.games = games
+        self.hub = hub  # this process's connections, shown with a room
+        self.events = events
+        self.logs = logs
 
     async def rooms(
         self, status: str | None, game: str | None, q: str | None, limit: int, offset: int
@@ -69,7 +111,7 @@ class AdminService:
             needle = q.strip()
             by_name = select(Member.room_id).where(func.lower(Member.name).contains(needle.lower(), autoescape=True))
             stmt = stmt.where(or_(Room.id.contains(needle, autoescape=True), Room.id.in_(by_name)))
-        async with self.services.db.sessions() as session:
+        async with self.db.sessions() as session:
             total = await session.scalar(select(func.count()).select_from(stmt.subquery()))
             rooms = list(
                 (await session.execute(stmt.order_by(Room.created_at.desc()).limit(limit).offset(offset))).scalars()
@@ -115,7 +157,7 @@ class AdminService:
 
     async def room(self, room_id: str) -> dict[str, Any]:
         """A room: seats, members, this process's connections, games."""
-        async with self.services.db.sessions() as session:
+        async with self.db.sessions() as session:
             room = await _room_or_404(session, room_id)
             all_members = list(
                 (await session.execute(select(Member).where(Member.room_id == room_id).order_by(Member.id))).scalars()
@@ -140,9 +182,7 @@ class AdminService:
         current = next((g for g in games if g.id == room.current_game_id), None)
         connections = [
             {"member_id": c.member_id, "seat": c.seat, "name": c.name, "closed": c.closed, "last_seq": c.last_seq}
-            for c in sorted(
-                self.services.hub.rooms.get(room_id, ()), key=lambda c: (c.seat is None, c.seat or 0, c.name)
-            )
+            for c in sorted(self.hub.rooms.get(room_id, ()), key=lambda c: (c.seat is None, c.seat or 0, c.name))
         ]
         return {
             "id": room.id,
@@ -180,28 +220,27 @@ class AdminService:
     async def close(self, room_id: str, message: str) -> bool:
         """Close a room: its players are told, its games refuse every later move, the log
         stays. Returns whether it was closed already."""
-        services = self.services
-        async with services.db.sessions() as session:
+        async with self.db.sessions() as session:
             room = await _room_or_404(session, room_id)
             already = room.status == RoomStatus.CLOSED
             room.status = RoomStatus.CLOSED
             room.updated_at = datetime.now(UTC)
             await session.commit()
-        services.games.close_room(room_id)  # bots and clocks stop here at once
-        await services.publish_closed(room_id, message)
+        self.games.close_room(room_id)  # bots and clocks stop here at once
+        await self.events.publish_closed(room_id, message)
         return already
 
     async def game_log(self, game_id: int, seat: str | None, action_type: str | None) -> dict[str, Any]:
         """A game's full log and its refused actions within their keep time."""
-        logs = self.services.logs
+        logs = self.logs
         game = await logs.game(game_id)
         out = await logs.log(game, seat=seat, action_type=action_type)
-        keep = self.services.settings.refused_keep_days
+        keep = self.settings.refused_keep_days
         cutoff = datetime.now(UTC) - timedelta(days=keep)
         # older ones are past their keep time: hidden here, deleted by the housekeeping task
         keep_row = log_filter(seat, action_type)
         refused = []
-        async with self.services.db.sessions() as session:
+        async with self.db.sessions() as session:
             rows = await session.execute(
                 select(RefusedAction)
                 .where(RefusedAction.game_id == game_id, RefusedAction.created_at >= cutoff)
@@ -243,13 +282,62 @@ class AdminService:
         return out
 
     async def export(self, game_id: int) -> dict[str, Any]:
-        logs = self.services.logs
+        logs = self.logs
         return await logs.export(await logs.game(game_id))
 
     async def state(self, game_id: int, seq: int | None) -> dict[str, Any]:
         """The full state at ``seq``, with every seat's and the spectator's view."""
-        logs = self.services.logs
+        logs = self.logs
         return await logs.state_at(await logs.game(game_id), seq)
+
+    async def purge(self) -> None:
+        """Retention (docs/admin.md; docs/deploy.md, "Abandoned rooms"): rooms nobody
+        touched for long are closed, old refused actions and old finished rooms deleted."""
+        closed = await self.close_abandoned_rooms()
+        if closed:
+            log.info("closed %d abandoned rooms", closed)
+        async with self.db.sessions() as s:
+            await purge_old_refused(s, self.settings.refused_keep_days)
+            if self.settings.finished_room_days:
+                await purge_old_rooms(s, self.settings.finished_room_days)
+
+    async def close_abandoned_rooms(self, now: datetime | None = None) -> int:
+        """Close lobbies nobody touched for ``ABANDONED_LOBBY_HOURS`` and running games nobody
+        touched for ``ABANDONED_GAME_HOURS`` (0: never), as an admin's close does: anyone still
+        connected is told, bots and clocks stop, the log stays. They are then purged with the
+        finished rooms, ``FINISHED_ROOM_DAYS`` after (docs/deploy.md, "Abandoned rooms")."""
+        settings = self.settings
+        now = now or datetime.now(UTC)
+        closed = 0
+        for status, hours in (
+            (RoomStatus.LOBBY, settings.abandoned_lobby_hours),
+            (RoomStatus.PLAYING, settings.abandoned_game_hours),
+        ):
+            if not hours:
+                continue
+            since = now - timedelta(hours=hours)
+            while True:
+                async with self.db.sessions() as session:
+                    batch = select(Room.id).where(*_untouched(status, since)).limit(ABANDONED_BATCH)
+                    candidates = list((await session.execute(batch)).scalars())
+                    if not candidates:
+                        break
+                    # the same test again as the rows change: a room someone touched meanwhile stays
+                    result = await session.execute(
+                        update(Room)
+                        .where(Room.id.in_(candidates), *_untouched(status, since))
+                        .values(status=RoomStatus.CLOSED, updated_at=now, version=Room.version + 1)
+                        .returning(Room.id)
+                    )
+                    room_ids = list(result.scalars())
+                    await session.commit()
+                for room_id in room_ids:
+                    self.games.close_room(room_id)
+                    await self.events.publish_closed(room_id, ABANDONED_MESSAGE)
+                closed += len(room_ids)
+                if len(candidates) < ABANDONED_BATCH:
+                    break
+        return closed
 
 
 async def purge_old_refused(session: AsyncSession, keep_days: int, now: datetime | None = None) -> int:
@@ -271,62 +359,3 @@ async def purge_old_rooms(session: AsyncSession, days: int, now: datetime | None
     )
     await session.commit()
     return int(getattr(result, "rowcount", 0) or 0)
-
-
-ABANDONED_MESSAGE = "Nobody played in this room for a long time, so it was closed."
-ABANDONED_BATCH = 500  # rooms closed per statement (a first run may find many)
-
-
-def _untouched(status: RoomStatus, since: datetime) -> list[ColumnElement[bool]]:
-    """A room of ``status`` nobody touched since ``since``: the room did not change (created,
-    options, a game started: ``rooms.updated_at``), nobody joined, nobody chatted, and a
-    running game had no move (nor its start) since."""
-    quiet = [
-        Room.status == status,
-        Room.updated_at < since,
-        ~exists().where(Member.room_id == Room.id, Member.created_at >= since),
-        ~exists().where(ChatMessage.room_id == Room.id, ChatMessage.created_at >= since),
-    ]
-    if status == RoomStatus.PLAYING:
-        last_touch = func.coalesce(Game.last_move_at, Game.started_at)
-        quiet.append(~exists().where(Game.id == Room.current_game_id, last_touch >= since))
-    return quiet
-
-
-async def close_abandoned_rooms(services: Services, now: datetime | None = None) -> int:
-    """Close lobbies nobody touched for ``ABANDONED_LOBBY_HOURS`` and running games nobody
-    touched for ``ABANDONED_GAME_HOURS`` (0: never), as an admin's close does: anyone still
-    connected is told, bots and clocks stop, the log stays. They are then purged with the
-    finished rooms, ``FINISHED_ROOM_DAYS`` after (docs/deploy.md, "Abandoned rooms")."""
-    settings = services.settings
-    now = now or datetime.now(UTC)
-    closed = 0
-    for status, hours in (
-        (RoomStatus.LOBBY, settings.abandoned_lobby_hours),
-        (RoomStatus.PLAYING, settings.abandoned_game_hours),
-    ):
-        if not hours:
-            continue
-        since = now - timedelta(hours=hours)
-        while True:
-            async with services.db.sessions() as session:
-                batch = select(Room.id).where(*_untouched(status, since)).limit(ABANDONED_BATCH)
-                candidates = list((await session.execute(batch)).scalars())
-                if not candidates:
-                    break
-                # the same test again as the rows change: a room someone touched meanwhile stays
-                result = await session.execute(
-                    update(Room)
-                    .where(Room.id.in_(candidates), *_untouched(status, since))
-                    .values(status=RoomStatus.CLOSED, updated_at=now, version=Room.version + 1)
-                    .returning(Room.id)
-                )
-                room_ids = list(result.scalars())
-                await session.commit()
-            for room_id in room_ids:
-                services.games.close_room(room_id)
-                await services.publish_closed(room_id, ABANDONED_MESSAGE)
-            closed += len(room_ids)
-            if len(candidates) < ABANDONED_BATCH:
-                break
-    return closed

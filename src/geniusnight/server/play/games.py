@@ -230,6 +230,7 @@ class GameService:
         multi_process: bool = False,
         clock: Clock | None = None,
         limits: CacheLimits | None = None,
+        on_commit: list[Callable[[LiveGame], Awaitable[None]]] | None = None,
     ) -> None:
         self.db = db
         self.clock = clock or SystemClock()  # stamps moves and sets deadlines
@@ -238,8 +239,9 @@ class GameService:
         # least recently used first
         self.live: OrderedDict[int, LiveGame] = OrderedDict()
         self._load_locks: dict[int, asyncio.Lock] = {}
-        # called after each committed move (fan-out and the bot/timer driver hook in here)
-        self.on_commit: list[Callable[[LiveGame], Awaitable[None]]] = []
+        # called in turn after each committed move: the fan-out and the bot/timer driver, which
+        # need this service themselves (the list is handed in, and its owner fills it)
+        self.on_commit = on_commit if on_commit is not None else []
         self.moves: MoveLog = db.moves  # every read and write of a game's log goes through it
         self.writer = GroupCommit(self.moves)
         self.refusals = RefusalLog(db)

@@ -17,9 +17,9 @@ import math
 import time
 import uuid
 from collections import deque
-from collections.abc import Awaitable, Callable, Coroutine, Generator, Sequence
+from collections.abc import Coroutine, Generator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from starlette.websockets import WebSocket
 
@@ -323,25 +323,34 @@ RECONNECT_FRAME = {
 }
 
 
+class RoomReads(Protocol):
+    """What the hub reads of a room from the database."""
+
+    async def read_snapshot(self, room_id: str) -> RoomSnapshot | None:
+        """The room for ``room`` frames (None: no such room, or it was closed)."""
+        ...
+
+    async def identities(self, room_id: str) -> dict[int, dict[str, Any]]:
+        """``you`` of every person in the room, by member id."""
+        ...
+
+
 class Hub:
     """This process's websocket connections, by room."""
 
-    def __init__(self, games: GameService, patch_steps: int = 64) -> None:
+    def __init__(self, games: GameService, reads: RoomReads, patch_steps: int = 64) -> None:
         self.games = games
+        self.reads = reads
         self.patch_steps = patch_steps  # steps each live game keeps for patch frames
         self.rooms: dict[str, set[Connection]] = {}
         # members online through other processes, by room (kept by RedisBus)
         self.remote_online: dict[str, set[int]] = {}
-        # reads the room snapshot for ``room`` frames from the database (set by the app)
-        self.room_snapshot: Callable[[str], Awaitable[RoomSnapshot | None]] | None = None
         # the version of the last room snapshot sent, by room with connections here
         self.room_versions: dict[str, int] = {}
         # when the last room frame went out, and the snapshot waiting for ROOM_FRAME_GAP to
         # pass with the timer that sends it, by room (see _send_room)
         self.room_sent_at: dict[str, float] = {}
         self.room_waiting: dict[str, tuple[RoomSnapshot, asyncio.TimerHandle]] = {}
-        # ``you`` of every person in a room, by member id, from the database (set by the app)
-        self.identities: Callable[[str], Awaitable[dict[int, dict[str, Any]]]] | None = None
 
     def add(self, conn: Connection) -> None:
         self.rooms.setdefault(conn.room_id, set()).add(conn)
@@ -367,6 +376,11 @@ class Hub:
     def member_sockets(self, room_id: str, member_id: int | None) -> int:
         """How many sockets ``member_id`` has open to ``room_id`` here."""
         return sum(1 for c in self.rooms.get(room_id, ()) if c.member_id == member_id)
+
+    def watched(self, room_id: str) -> bool:
+        """Someone is connected to the room here or, as far as this process last heard,
+        through another one: a change of the room is worth reading its snapshot for."""
+        return room_id in self.rooms or bool(self.remote_online.get(room_id))
 
     def online_members(self, room_id: str) -> set[int]:
         """Members connected here, plus those other processes last reported (Redis)."""
@@ -463,8 +477,7 @@ class Hub:
             case HostEvent(member=member, message=message):
                 self.fan_out(room_id, {"type": "host", "member_id": member, "message": message})
             case SeatsEvent():
-                if self.identities is not None:
-                    await self._tell_identities(room_id)
+                await self._tell_identities(room_id)
             case StartedEvent(game=game, snapshot=snap):
                 # the seats, the room, the first state: the frames three events used to send
                 live = await self.games.get(game)
@@ -492,8 +505,8 @@ class Hub:
         with it in one frame. A socket opened and closed in a loop sent every socket of its
         room two frames a turn; the time they wait is nothing a person sees. ``at_once``
         (a game's start, whose first state follows) sends it now."""
-        if snap is None and self.room_snapshot is not None:
-            snap = await self.room_snapshot(room_id)
+        if snap is None:
+            snap = await self.reads.read_snapshot(room_id)
         if snap is None or room_id not in self.rooms or snap.version < self.room_versions.get(room_id, 0):
             return
         self.room_versions[room_id] = snap.version
@@ -536,8 +549,7 @@ class Hub:
 
     async def _tell_identities(self, room_id: str) -> None:
         """Seats, the host or a mute changed: each connection is told who its member is now."""
-        assert self.identities is not None
-        people = await self.identities(room_id)
+        people = await self.reads.identities(room_id)
         for conn in list(self.rooms.get(room_id, ())):
             you = people.get(conn.member_id) if conn.member_id is not None else None
             if you is None:
@@ -768,7 +780,7 @@ class RedisBus(Bus):
         nothing for a connection that is current)."""
         for room_id in list(self.hub.rooms):
             try:
-                snap = await self.hub.room_snapshot(room_id) if self.hub.room_snapshot is not None else None
+                snap = await self.hub.reads.read_snapshot(room_id)
                 room = snap.room if snap is not None else {}
                 game_id = room.get("game_id")
                 if room.get("status") == "closed":

@@ -10,17 +10,23 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from dataclasses import dataclass
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ...logs import fields
+from ...settings import Settings
 from ..deps import cookie_name
 from ..errors import ApiError
+from ..lifecycle import Lifecycle
+from ..limits import RateLimit, SocketCount
 from ..origin import origin_allowed, says_where_from
-from ..services import Services
+from ..rooms.party import PartyNight
+from ..rooms.usecases import RoomUseCases
 from . import frames
 from .frames import Act, Chat, Hello, Ping, Refused, Unknown, error
-from .realtime import RECONNECT_FRAME, Connection, TokenBucket
+from .games import GameService
+from .realtime import RECONNECT_FRAME, Connection, Hub, TokenBucket
 from .wire import frames_receiver
 
 log = logging.getLogger(__name__)
@@ -33,20 +39,34 @@ SOCKET_REFUSALS = {
 }
 
 
+@dataclass(frozen=True, slots=True)
+class SocketPorts:
+    """What the room socket works with; ``compose.py`` builds it, as ``app.state.room_sockets``."""
+
+    settings: Settings
+    hub: Hub
+    games: GameService
+    rooms: RoomUseCases
+    party: PartyNight
+    lifecycle: Lifecycle  # draining: sockets opened now are sent away
+    connect_rate: RateLimit  # websockets opened, by address
+    sockets: SocketCount  # open sockets, by address and in all
+
+
 async def room_socket(ws: WebSocket) -> None:
     """``/ws/{room_id}``: a plain Starlette route (no dependencies to solve, nothing FastAPI
     keeps per connection), because a connection lives for hours and most of it idles."""
-    services: Services = ws.app.state.services
+    ports: SocketPorts = ws.app.state.room_sockets
     room_id: str = ws.path_params["room_id"]
     origin = ws.headers.get("origin")
     fetch_site = ws.headers.get("sec-fetch-site")
-    if (origin is not None and not origin_allowed(services.settings, origin, ws.headers.get("host"))) or (
+    if (origin is not None and not origin_allowed(ports.settings, origin, ws.headers.get("host"))) or (
         origin is None and fetch_site is not None and fetch_site != "same-origin"
     ):
         await ws.close(code=4403)  # before the handshake: the browser sees 403
         return
     address = ws.client.host if ws.client else ""
-    refused = "too_many_connects" if not await services.connect_rate.hit(address) else services.sockets.open(address)
+    refused = "too_many_connects" if not await ports.connect_rate.hit(address) else ports.sockets.open(address)
     await ws.accept()
     if refused is not None:
         with contextlib.suppress(Exception):
@@ -54,7 +74,7 @@ async def room_socket(ws: WebSocket) -> None:
             await ws.close(code=4429)
         return
     try:
-        if services.draining:  # accepted just before the listener closed
+        if ports.lifecycle.draining:  # accepted just before the listener closed
             with contextlib.suppress(Exception):
                 await ws.send_json(RECONNECT_FRAME)
                 await ws.close(code=1012)
@@ -62,14 +82,14 @@ async def room_socket(ws: WebSocket) -> None:
         # a task of its own: every time the connection's coroutine resumes (each frame in,
         # each move's commit) it then goes through its own few frames, not again through
         # the twenty of the middleware and routing it was called from
-        await asyncio.get_running_loop().create_task(_connect(ws, services, room_id))
+        await asyncio.get_running_loop().create_task(_connect(ws, ports, room_id))
     finally:
-        services.sockets.close(address)
+        ports.sockets.close(address)
 
 
-async def _connect(ws: WebSocket, services: Services, room_id: str) -> None:
+async def _connect(ws: WebSocket, ports: SocketPorts, room_id: str) -> None:
     try:
-        admitted = await _admit(ws, services, room_id)
+        admitted = await _admit(ws, ports, room_id)
     except (WebSocketDisconnect, RuntimeError):
         return
     if admitted is None:
@@ -77,13 +97,13 @@ async def _connect(ws: WebSocket, services: Services, room_id: str) -> None:
     conn, hello = admitted
     where = fields(room_id, seat=conn.seat)
     log.info("socket open: member %s", conn.member_id, extra=where)
-    hub = services.hub
+    hub = ports.hub
     try:
-        await _welcome(services, conn, hello)
+        await _welcome(ports, conn, hello)
         # the member just came online (a shared screen is nobody: it comes and goes unseen)
         if conn.member_id is not None and hub.member_sockets(room_id, conn.member_id) == 1:
-            await services.rooms.came_online(room_id)
-        await _serve(ws, services, conn)
+            await ports.rooms.came_online(room_id)
+        await _serve(ws, ports, conn)
     except WebSocketDisconnect:
         pass
     except Exception:
@@ -95,19 +115,19 @@ async def _connect(ws: WebSocket, services: Services, room_id: str) -> None:
         # the member's last socket here
         if conn.member_id is not None and hub.member_sockets(room_id, conn.member_id) == 0:
             with contextlib.suppress(Exception):
-                await services.rooms.went_offline(room_id, conn.member_id, conn.host)
+                await ports.rooms.went_offline(room_id, conn.member_id, conn.host)
 
 
-async def _admit(ws: WebSocket, services: Services, room_id: str) -> tuple[Connection, Hello] | None:
+async def _admit(ws: WebSocket, ports: SocketPorts, room_id: str) -> tuple[Connection, Hello] | None:
     """The hello, the seat token, the room: a Connection in the hub and the hello; or None
     (refused and closed). Everything looked up here is dropped on return: an idle
     connection keeps only its Connection."""
-    settings = services.settings
+    settings = ports.settings
     hello = await _hello(ws, settings.max_frame_bytes, settings.hello_seconds)
     if hello is None:
         return None
     if hello.screen is not None:
-        return await _admit_screen(ws, services, room_id, hello)
+        return await _admit_screen(ws, ports, room_id, hello)
     token = hello.token
     if not hello.token_given:
         # the cookie authenticates only a socket whose browser said where it comes from
@@ -118,12 +138,12 @@ async def _admit(ws: WebSocket, services: Services, room_id: str) -> tuple[Conne
             return None
         token = ws.cookies.get(cookie_name(room_id))
     try:
-        admitted = await services.rooms.admit(room_id, token)
+        admitted = await ports.rooms.admit(room_id, token)
     except ApiError as e:
         await ws.send_json(error(None, e.code, e.message))
         await ws.close(code=4401 if e.code == "not_member" else 4404)
         return None
-    if services.hub.member_sockets(room_id, admitted.member_id) >= settings.ws_per_member:
+    if ports.hub.member_sockets(room_id, admitted.member_id) >= settings.ws_per_member:
         message = f"You have {settings.ws_per_member} connections open in this room; close one (a tab) first."
         await ws.send_json(error(None, "too_many_tabs", message))
         await ws.close(code=4429)
@@ -139,37 +159,37 @@ async def _admit(ws: WebSocket, services: Services, room_id: str) -> tuple[Conne
         muted=admitted.muted,
         patches=hello.patches,
     )
-    services.hub.add(conn)
+    ports.hub.add(conn)
     return conn, hello
 
 
 async def _admit_screen(
-    ws: WebSocket, services: Services, room_id: str, hello: Hello
+    ws: WebSocket, ports: SocketPorts, room_id: str, hello: Hello
 ) -> tuple[Connection, Hello] | None:
     """A shared screen: no member, no seat, no name; it gets what a spectator gets. A room's
     screens together may hold as many sockets as one member (``GENIUSNIGHT_WS_PER_MEMBER``)."""
-    settings = services.settings
+    settings = ports.settings
     try:
-        await services.party.admit_screen(room_id, hello.screen)
+        await ports.party.admit_screen(room_id, hello.screen)
     except ApiError as e:
         await ws.send_json(error(None, e.code, e.message))
         await ws.close(code=4401 if e.status == 401 else 4404)
         return None
-    if services.hub.member_sockets(room_id, None) >= settings.ws_per_member:
+    if ports.hub.member_sockets(room_id, None) >= settings.ws_per_member:
         message = f"This room has {settings.ws_per_member} shared screens open; close one first."
         await ws.send_json(error(None, "too_many_tabs", message))
         await ws.close(code=4429)
         return None
     conn = Connection(ws=ws, room_id=room_id, member_id=None, seat=None, name="", patches=hello.patches)
-    services.hub.add(conn)
+    ports.hub.add(conn)
     return conn, hello
 
 
-async def _welcome(services: Services, conn: Connection, hello: Hello) -> None:
+async def _welcome(ports: SocketPorts, conn: Connection, hello: Hello) -> None:
     """The welcome frame (room, who you are, recent chat), then the current game's state,
     or only the patches since the view the hello says the client holds."""
-    chat = await services.rooms.recent_chat(conn.room_id)
-    snap = await services.rooms.snapshot(conn.room_id)
+    chat = await ports.rooms.recent_chat(conn.room_id)
+    snap = await ports.rooms.snapshot(conn.room_id)
     conn.send_json(
         {
             "type": "welcome",
@@ -186,7 +206,7 @@ async def _welcome(services: Services, conn: Connection, hello: Hello) -> None:
             "chat": chat,
         }
     )
-    await _send_current_state(services, conn, snap.get("game_id") if snap else None, hello)
+    await _send_current_state(ports, conn, snap.get("game_id") if snap else None, hello)
 
 
 async def _hello(ws: WebSocket, max_bytes: int, seconds: float) -> Hello | None:
@@ -210,20 +230,20 @@ async def _hello(ws: WebSocket, max_bytes: int, seconds: float) -> Hello | None:
             await ws.send_json(error(None, "hello_first", 'The first frame must be {"type": "hello"}.'))
 
 
-async def _send_current_state(services: Services, conn: Connection, game_id: int | None, hello: Hello) -> None:
+async def _send_current_state(ports: SocketPorts, conn: Connection, game_id: int | None, hello: Hello) -> None:
     if game_id is None:
         return
     # with several processes this one's cache may lag behind the log: read the new moves first
-    games = services.games
+    games = ports.games
     live = await (games.catch_up(game_id) if games.multi_process else games.get(game_id))
     if hello.resume is not None and hello.resume.game_id == game_id:
-        services.hub.resume(conn, live, hello.resume.at)
+        ports.hub.resume(conn, live, hello.resume.at)
     else:
-        services.hub.send_state(conn, live)
+        ports.hub.send_state(conn, live)
 
 
-async def _serve(ws: WebSocket, services: Services, conn: Connection) -> None:
-    settings = services.settings
+async def _serve(ws: WebSocket, ports: SocketPorts, conn: Connection) -> None:
+    settings = ports.settings
     bucket = TokenBucket(settings.rate_per_second, settings.rate_burst)
     receive = frames_receiver(ws) or ws.receive  # messages after the hello: text or disconnect
     while not conn.closed:
@@ -242,16 +262,16 @@ async def _serve(ws: WebSocket, services: Services, conn: Connection) -> None:
             case Refused(error=refusal):
                 conn.send_json(refusal)
             case Act():
-                await _act(services, conn, frame)
+                await _act(ports, conn, frame)
             case Hello():
                 # a client that saw a gap in seq asks again: send the room and the current state
-                snap = await services.rooms.snapshot(conn.room_id)
+                snap = await ports.rooms.snapshot(conn.room_id)
                 if snap is not None:
                     conn.send_json({"type": "room", "room": snap})
-                    await _send_fresh_state(services, conn, snap.get("game_id"))
+                    await _send_fresh_state(ports, conn, snap.get("game_id"))
             case Chat(ref=ref, text=said):
                 try:
-                    await services.rooms.say_as(conn.room_id, conn.member_id, said)
+                    await ports.rooms.say_as(conn.room_id, conn.member_id, said)
                 except ApiError as e:
                     conn.send_json(error(ref, e.code, e.message))
             case Ping(ref=ref):
@@ -260,14 +280,14 @@ async def _serve(ws: WebSocket, services: Services, conn: Connection) -> None:
                 conn.send_json(error(ref, "unknown_type", f"Unknown frame type {kind!r}."))
 
 
-async def _send_fresh_state(services: Services, conn: Connection, game_id: int | None) -> None:
+async def _send_fresh_state(ports: SocketPorts, conn: Connection, game_id: int | None) -> None:
     if game_id is None:
         return
-    live = await services.games.catch_up(game_id)
-    services.hub.send_state(conn, live)
+    live = await ports.games.catch_up(game_id)
+    ports.hub.send_state(conn, live)
 
 
-async def _act(services: Services, conn: Connection, frame: Act) -> None:
+async def _act(ports: SocketPorts, conn: Connection, frame: Act) -> None:
     ref, action = frame.ref, frame.action
     if conn.seat is None:
         conn.send_json(error(ref, "spectator", "Spectators can watch but not play."))
@@ -283,7 +303,7 @@ async def _act(services: Services, conn: Connection, frame: Act) -> None:
     assert conn.member_id is not None
     conn.cork()  # the move's own patch, sent in the fan-out, goes out in one write with its ack
     try:
-        outcome = await services.games.submit_for(snap_game, conn.member_id, action, ref)
+        outcome = await ports.games.submit_for(snap_game, conn.member_id, action, ref)
         if outcome.ok:
             conn.send_json({"type": "ack", "ref": ref, "seq": outcome.seq, "duplicate": outcome.duplicate})
         else:

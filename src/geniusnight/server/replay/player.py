@@ -17,11 +17,10 @@ from typing import Annotated, Any, TextIO
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse
 
-from ...engines import ENGINES, IllegalAction, get_engine
+from ...engines import ENGINES, IllegalAction, get_engine, load_extra
 from ...settings import Settings
 from ..deps import RoomsDep, seat_token
 from ..edge import INT64_MAX, GameId, LogSeat, LogType
-from ..services import load_extra_engines
 from ..templating import templates
 from .logs import EXPORT_FORMAT
 from .replayer import LogEntry, ReplayError, initial_state, replay
@@ -101,7 +100,7 @@ def replay_file(path: Path, out: TextIO | None = None) -> int:
     if not isinstance(game, dict) or not isinstance(log, list):
         return fail("the export needs 'game' and 'log'")
     try:
-        load_extra_engines(Settings().extra_engines)
+        load_extra(Settings().extra_engines)
     except Exception as e:  # a broken GENIUSNIGHT_EXTRA_ENGINES must not hide the real error
         print(f"warning: extra engines not loaded: {e}", file=out)
     engine_id = game.get("engine")

@@ -2,7 +2,7 @@
 
 A host who leaves the room hands the role on at once (:meth:`RoomService.leave`). A host
 whose last socket closed is watched here: once they have been gone for
-``GENIUSNIGHT_HOST_AWAY_SECONDS`` (on the services' clock) and somebody else is connected,
+``GENIUSNIGHT_HOST_AWAY_SECONDS`` (on the server's clock) and somebody else is connected,
 the longest-standing connected person becomes the host, and the whole room is told. Whoever
 connects to a room checks it too, so a host who left while nobody else was there hands the
 role to the first person who comes.
@@ -13,14 +13,15 @@ from __future__ import annotations
 import asyncio
 import logging
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from ...clock import Clock
 from ...logs import fields
+from ...storage.database import Database
 from ..errors import ApiError
+from ..ports import Presence, Roster
+from .publisher import RoomPublisher
 from .service import RoomService
-
-if TYPE_CHECKING:
-    from ..services import Services
 
 log = logging.getLogger(__name__)
 
@@ -28,27 +29,39 @@ FORGET_AFTER = timedelta(days=1)  # a room nobody came back to stops being watch
 
 
 class HostWatch:
-    def __init__(self, services: Services) -> None:
-        self.services = services
+    def __init__(
+        self,
+        db: Database,
+        clock: Clock,
+        events: RoomPublisher,
+        presence: Presence,
+        roster: Roster,
+        *,
+        secret_key: str,
+        seconds: float,
+    ) -> None:
+        self.db = db
+        self.clock = clock
+        self.events = events
+        self.presence = presence  # who has a socket open here
+        self.roster = roster  # who is connected through any process
+        self.secret_key = secret_key
+        self.seconds = seconds  # how long a host may be gone (GENIUSNIGHT_HOST_AWAY_SECONDS)
         self.gone: dict[str, tuple[int, datetime]] = {}  # room -> (host member id, gone since)
         self._tasks: set[asyncio.Task[None]] = set()
 
-    @property
-    def seconds(self) -> float:
-        return self.services.settings.host_away_seconds
-
     def socket_closed(self, room_id: str, member_id: int | None, host: bool) -> None:
         """A socket closed: if it was the host's last one here, start their clock."""
-        if not host or member_id is None or member_id in self.services.hub.local_members(room_id):
+        if not host or member_id is None or member_id in self.presence.local_members(room_id):
             return
-        since = self.services.games.clock.now()
+        since = self.clock.now()
         self.gone[room_id] = (member_id, since)
         task = asyncio.create_task(self._wait(room_id))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
     async def _wait(self, room_id: str) -> None:
-        await self.services.games.clock.sleep(self.seconds)
+        await self.clock.sleep(self.seconds)
         try:
             await self.check(room_id)
         except Exception:
@@ -60,8 +73,8 @@ class HostWatch:
         if gone is None:
             return
         member_id, since = gone
-        online = await self.services.bus.online(room_id)
-        now = self.services.games.clock.now()
+        online = await self.roster.online(room_id)
+        now = self.clock.now()
         if member_id in online or now - since > FORGET_AFTER:
             self.gone.pop(room_id, None)
             return
@@ -71,9 +84,8 @@ class HostWatch:
         await self.pass_on(room_id, member_id, online)
 
     async def pass_on(self, room_id: str, gone_id: int, online: set[int]) -> None:
-        services = self.services
-        async with services.db.sessions() as s:
-            svc = RoomService(s, services.settings.secret_key)
+        async with self.db.sessions() as s:
+            svc = RoomService(s, self.secret_key)
 
             async def change(room: Any) -> tuple[str, Any] | None:
                 if room.host_member_id != gone_id:
@@ -91,7 +103,7 @@ class HostWatch:
         if names is not None:
             old, new = names
             message = f"{old} has been away for a while; {new.name} is the host now."
-            await services.host_changed(room_id, new.id, message)
+            await self.events.host_changed(room_id, new.id, message)
 
     async def stop(self) -> None:
         for task in list(self._tasks):

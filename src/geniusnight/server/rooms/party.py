@@ -20,18 +20,21 @@ import hmac
 import io
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import segno
 from sqlalchemy import select
 
-from ...db import Member, Room, RoomStatus
+from ...settings import Settings
+from ...storage.database import Database
+from ...storage.models import Member, Room, RoomStatus
 from ..errors import ApiError
+from ..limits import RateLimit
+from ..play.games import GameService
 from .codes import read_code
+from .publisher import RoomPublisher
 from .service import RoomService, hash_token, not_host, not_member
-
-if TYPE_CHECKING:
-    from ..services import Services
+from .usecases import RoomUseCases
 
 MY_ROOMS_MAX = 30  # seat cookies read for "my rooms" (a browser in more rooms sees 30 of them)
 SCREEN_KEY_CHARS = 32  # 128 bits, as hex
@@ -55,13 +58,27 @@ def qr_svg(text: str) -> bytes:
 
 
 class PartyNight:
-    def __init__(self, services: Services) -> None:
-        self.services = services
+    def __init__(
+        self,
+        settings: Settings,
+        db: Database,
+        games: GameService,
+        rooms: RoomUseCases,
+        events: RoomPublisher,
+        *,
+        code_rate: RateLimit,
+    ) -> None:
+        self.settings = settings
+        self.db = db
+        self.games = games
+        self.rooms = rooms  # the room's snapshot, as its members see it
+        self.events = events
+        self.code_rate = code_rate  # wrong room codes, by address
 
     @asynccontextmanager
     async def _rooms(self) -> AsyncIterator[RoomService]:
-        settings = self.services.settings
-        async with self.services.db.sessions() as s:
+        settings = self.settings
+        async with self.db.sessions() as s:
             yield RoomService(s, settings.secret_key, max_members=settings.room_members_max)
 
     # --- the room code ----------------------------------------------------------------------
@@ -72,15 +89,14 @@ class PartyNight:
         ``GENIUSNIGHT_CODE_MISSES_PER_MINUTE`` wrong codes from this address in the last
         minute (every code is refused then, the right one too); 404 ``no_such_code`` (counted
         as a miss); 403 ``code_closed`` while the host does not let the code admit anyone."""
-        services = self.services
-        if await services.code_rate.full(address):
-            per = services.settings.code_misses_per_minute
+        if await self.code_rate.full(address):
+            per = self.settings.code_misses_per_minute
             raise ApiError(429, "too_many_code_tries", f"{per} wrong codes in a minute; wait a minute and try again.")
         code = read_code(typed)
         async with self._rooms() as svc:
             room = await svc.room_by_code(code) if code is not None else None
             if room is None:
-                await services.code_rate.hit(address)
+                await self.code_rate.hit(address)
                 raise ApiError(404, "no_such_code", "No room has that code. Check it with the host.")
             if not room.code_open:
                 raise ApiError(403, "code_closed", "The host has closed joining by code; ask them for the link.")
@@ -97,13 +113,13 @@ class PartyNight:
 
             room, _ = await svc.seating(room_id, switch)
             answer = {"code": room.code, "code_open": room.code_open}
-        await self.services.publish_room(room_id)
+        await self.events.publish_room(room_id)
         return answer
 
     # --- the invite's QR code and the shared screen ----------------------------------------------
 
     def _is_screen(self, room_id: str, key: str | None) -> bool:
-        return key is not None and hmac.compare_digest(key, screen_key(self.services.settings.secret_key, room_id))
+        return key is not None and hmac.compare_digest(key, screen_key(self.settings.secret_key, room_id))
 
     async def invite_qr(self, room_id: str, token: str | None, base_url: str) -> bytes:
         """The invite link as a QR code, for a member or the room's screen (``token``: a seat
@@ -124,7 +140,7 @@ class PartyNight:
                 raise not_member()
             if member.id != room.host_member_id:
                 raise not_host()
-        return f"/r/{room_id}/screen#{screen_key(self.services.settings.secret_key, room_id)}"
+        return f"/r/{room_id}/screen#{screen_key(self.settings.secret_key, room_id)}"
 
     async def admit_screen(self, room_id: str, key: str | None) -> None:
         """A shared screen opens its socket: 404 for a room that is gone, 401 ``bad_screen_key``."""
@@ -140,7 +156,7 @@ class PartyNight:
         for each, the game, the players, its status, whose turn it is, and the caller's seat.
         Also returns the room ids whose token no longer admits anyone (the member left or was
         removed, the room is closed or gone), so that their cookies can be dropped."""
-        settings = self.services.settings
+        settings = self.settings
         wanted = dict(list(tokens.items())[:MY_ROOMS_MAX])
         # a token counts only for the room its cookie names (one token under two names, too)
         by_hash: dict[str, set[str]] = {}
@@ -171,13 +187,13 @@ class PartyNight:
         return mine, stale
 
     async def _my_room(self, room: Room, host: bool, seat: int | None, away: bool) -> dict[str, Any] | None:
-        snap = await self.services.rooms.snapshot(room.id)
+        snap = await self.rooms.snapshot(room.id)
         if snap is None:
             return None
         names = {s["seat"]: s["name"] for s in snap["seats"]}
         turn: list[int] = []
         if snap["status"] == RoomStatus.PLAYING and snap["game_id"] is not None:
-            live = await self.services.games.get(snap["game_id"])
+            live = await self.games.get(snap["game_id"])
             view = live.view(None)  # the public view: whose turn it is, nothing of anyone's hand
             if not live.over and view.get("phase") != "results":
                 turn = [s for s in view.get("to_act", []) if isinstance(s, int)]

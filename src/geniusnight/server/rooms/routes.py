@@ -12,7 +12,8 @@ from pydantic import BaseModel, Field
 from ... import i18n
 from ...engines import ENGINES
 from ...engines.base import LANGUAGE_OPTION
-from ..deps import COOKIE_PREFIX, PartyDep, RoomsDep, cookie_name, get_services, seat_token
+from ...settings import Settings
+from ..deps import COOKIE_PREFIX, PartyDep, RoomsDep, SettingsDep, cookie_name, seat_token
 from ..edge import MemberId, SeatNumber
 from .usecases import FILE_MAX
 
@@ -70,24 +71,24 @@ class CodeSwitch(BaseModel):
     open: bool = Field(description="Whether the room's code lets people join")
 
 
-def _set_cookie(request: Request, response: Response, room_id: str, token: str) -> None:
+def _set_cookie(settings: Settings, response: Response, room_id: str, token: str) -> None:
     response.set_cookie(
         cookie_name(room_id),
         token,
         max_age=60 * 60 * 24 * 30,
         httponly=True,
         samesite="lax",
-        secure=get_services(request).settings.secure_cookies,
+        secure=settings.secure_cookies,
         path="/",
     )
 
 
-def _base_url(request: Request) -> str:
-    return get_services(request).settings.public_url or str(request.base_url).rstrip("/")
+def _base_url(request: Request, settings: Settings) -> str:
+    return settings.public_url or str(request.base_url).rstrip("/")
 
 
-def _invite_url(request: Request, invite: str) -> str:
-    return f"{_base_url(request)}/join/{invite}"
+def _invite_url(request: Request, settings: Settings, invite: str) -> str:
+    return f"{_base_url(request, settings)}/join/{invite}"
 
 
 def _address(request: Request) -> str:
@@ -110,26 +111,30 @@ def _cards_in_page_language(game: str, options: dict[str, Any], lang: str) -> di
 
 
 @router.post("/rooms", response_model=Joined, summary="Create a room; you are its host")
-async def create_room(body: CreateRoom, request: Request, response: Response, rooms: RoomsDep) -> Joined:
+async def create_room(
+    body: CreateRoom, request: Request, response: Response, rooms: RoomsDep, settings: SettingsDep
+) -> Joined:
     options = _cards_in_page_language(body.game, body.options, i18n.choose(request))
     joined = await rooms.create(_address(request), body.game, options, body.name, body.time_limits)
     assert joined.token is not None
-    _set_cookie(request, response, joined.room_id, joined.token)
+    _set_cookie(settings, response, joined.room_id, joined.token)
     return Joined(
         room_id=joined.room_id,
         token=joined.token,
         seat=joined.seat,
         member_id=joined.member_id,
-        invite_url=_invite_url(request, joined.invite),
+        invite_url=_invite_url(request, settings, joined.invite),
     )
 
 
 @router.post("/join/{invite}", response_model=Joined, summary="Join by invite: a seat, or watch")
-async def join_room(invite: str, body: JoinRoom, request: Request, response: Response, rooms: RoomsDep) -> Joined:
+async def join_room(
+    invite: str, body: JoinRoom, request: Request, response: Response, rooms: RoomsDep, settings: SettingsDep
+) -> Joined:
     # a token for this room (cookie or bearer) brings its owner back to the same seat
     joined = await rooms.join(invite, body.name, lambda room_id: seat_token(request, room_id))
     if joined.token is not None:
-        _set_cookie(request, response, joined.room_id, joined.token)
+        _set_cookie(settings, response, joined.room_id, joined.token)
     return Joined(room_id=joined.room_id, token=joined.token, seat=joined.seat, member_id=joined.member_id)
 
 
@@ -140,9 +145,17 @@ async def find_by_code(code: str, request: Request, party: PartyDep) -> dict[str
 
 
 @router.post("/codes/{code}/join", response_model=Joined, summary="Join by the room's code: a seat, or watch")
-async def join_by_code(code: str, body: JoinRoom, request: Request, response: Response, party: PartyDep) -> Joined:
+async def join_by_code(
+    code: str,
+    body: JoinRoom,
+    request: Request,
+    response: Response,
+    party: PartyDep,
+    rooms: RoomsDep,
+    settings: SettingsDep,
+) -> Joined:
     room, _ = await party.find_by_code(_address(request), code)
-    return await join_room(room.invite, body, request, response, get_services(request).rooms)
+    return await join_room(room.invite, body, request, response, rooms, settings)
 
 
 @router.post("/rooms/{room_id}/code", summary="Host: let the room's code admit people, or stop it")
@@ -151,8 +164,8 @@ async def switch_code(room_id: str, body: CodeSwitch, request: Request, party: P
 
 
 @router.get("/rooms/{room_id}/qr.svg", summary="The invite link as a QR code (members and the room's screen)")
-async def invite_qr(room_id: str, request: Request, party: PartyDep) -> Response:
-    svg = await party.invite_qr(room_id, seat_token(request, room_id), _base_url(request))
+async def invite_qr(room_id: str, request: Request, party: PartyDep, settings: SettingsDep) -> Response:
+    svg = await party.invite_qr(room_id, seat_token(request, room_id), _base_url(request, settings))
     return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "private, no-store"})
 
 
@@ -162,7 +175,7 @@ async def screen_link(room_id: str, request: Request, party: PartyDep) -> dict[s
 
 
 @router.get("/my-rooms", summary="The rooms this browser holds a seat cookie of")
-async def my_rooms(request: Request, party: PartyDep) -> JSONResponse:
+async def my_rooms(request: Request, party: PartyDep, settings: SettingsDep) -> JSONResponse:
     """Read from the browser's HttpOnly seat cookies; the cookies of rooms it is no longer in
     (left, removed, closed) are dropped in the answer."""
     tokens = {
@@ -173,16 +186,16 @@ async def my_rooms(request: Request, party: PartyDep) -> JSONResponse:
     rooms, stale = await party.my_rooms(tokens)
     response = JSONResponse({"rooms": rooms}, headers={"Cache-Control": "private, no-store"})
     for room_id in stale:
-        _drop_cookie(request, response, room_id)
+        _drop_cookie(settings, response, room_id)
     return response
 
 
-def _drop_cookie(request: Request, response: Response, room_id: str) -> None:
+def _drop_cookie(settings: Settings, response: Response, room_id: str) -> None:
     response.delete_cookie(
         cookie_name(room_id),
         httponly=True,
         samesite="lax",
-        secure=get_services(request).settings.secure_cookies,
+        secure=settings.secure_cookies,
         path="/",
     )
 
@@ -261,15 +274,17 @@ async def lock_room(room_id: str, body: LockSwitch, request: Request, rooms: Roo
 
 
 @router.post("/rooms/{room_id}/invite", summary="Host: a new invite link and room code; the old ones stop working")
-async def new_invite(room_id: str, request: Request, rooms: RoomsDep) -> dict[str, Any]:
+async def new_invite(room_id: str, request: Request, rooms: RoomsDep, settings: SettingsDep) -> dict[str, Any]:
     invite, code = await rooms.new_invite(room_id, seat_token(request, room_id))
-    return {"invite_path": f"/join/{invite}", "invite_url": _invite_url(request, invite), "code": code}
+    return {"invite_path": f"/join/{invite}", "invite_url": _invite_url(request, settings, invite), "code": code}
 
 
 @router.post("/rooms/{room_id}/leave", summary="Leave the room for good (a host hands the role on)")
-async def leave(room_id: str, request: Request, response: Response, rooms: RoomsDep) -> dict[str, Any]:
+async def leave(
+    room_id: str, request: Request, response: Response, rooms: RoomsDep, settings: SettingsDep
+) -> dict[str, Any]:
     host = await rooms.leave(room_id, seat_token(request, room_id))
-    _drop_cookie(request, response, room_id)  # the token works no more: "my rooms" forgets it
+    _drop_cookie(settings, response, room_id)  # the token works no more: "my rooms" forgets it
     return {"left": True, "host_member_id": host}
 
 

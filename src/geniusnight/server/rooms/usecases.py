@@ -11,14 +11,20 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sqlalchemy.exc import DBAPIError
 
-from ...db import Game, Member, Room, RoomStatus
+from ...settings import Settings
+from ...storage.database import Database
+from ...storage.models import Game, Member, Room, RoomStatus
 from ..errors import ApiError
-from ..play.events import RoomSnapshot
-from ..play.games import LiveGame
+from ..limits import RateLimit
+from ..play.games import GameService, LiveGame
+from ..ports import Presence, Roster, Turns
+from ..replay.logs import GameLogs
+from .hosting import HostWatch
+from .publisher import RoomPublisher, RoomReader
 from .service import (
     SEATING_TRIES,
     OptionSizes,
@@ -28,13 +34,9 @@ from .service import (
     hash_token,
     lost_race,
     not_member,
-    read_snapshot,
     seats_busy,
     start_game,
 )
-
-if TYPE_CHECKING:
-    from ..services import Services
 
 REMOVED_MESSAGE = "The host removed you from the room."
 FILE_MAX = 384 * 1024  # bytes of an uploaded option file (its option is at most OPTION_MAX_BYTES as JSON)
@@ -89,16 +91,44 @@ class Admission:
 
 
 class RoomUseCases:
-    def __init__(self, services: Services) -> None:
-        self.services = services
+    """Every use case of a room, with the collaborators they share (``compose.py`` wires them)."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        db: Database,
+        games: GameService,
+        *,
+        reader: RoomReader,
+        events: RoomPublisher,
+        presence: Presence,
+        roster: Roster,
+        turns: Turns,
+        hosts: HostWatch,
+        logs: GameLogs,
+        room_rate: RateLimit,
+        chat_rate: RateLimit,
+    ) -> None:
+        self.settings = settings
+        self.db = db
+        self.games = games
+        self.reader = reader  # the room's snapshot from the database
+        self.events = events  # what every process and socket hears of a change
+        self.presence = presence  # who is connected, as this process knows it
+        self.roster = roster  # who is connected through any process, asked now
+        self.turns = turns  # bots and phase clocks
+        self.hosts = hosts
+        self.logs = logs
+        self.room_rate = room_rate  # rooms created, by address
+        self.chat_rate = chat_rate  # chat messages, by member
         # a custom deck is checked by the game at every change: a host may not change
         # options as fast as they can send them
-        self.option_changes = TokenBucket(services.settings.option_changes_per_minute)
+        self.option_changes = TokenBucket(settings.option_changes_per_minute)
 
     @asynccontextmanager
     async def _rooms(self) -> AsyncIterator[RoomService]:
-        settings = self.services.settings
-        async with self.services.db.sessions() as s:
+        settings = self.settings
+        async with self.db.sessions() as s:
             sizes = OptionSizes(settings.option_max_bytes, settings.options_max_bytes)
             yield RoomService(s, settings.secret_key, max_members=settings.room_members_max, option_sizes=sizes)
 
@@ -119,34 +149,21 @@ class RoomUseCases:
 
     def _allow_option_change(self, member_id: int) -> None:
         if not self.option_changes.take(member_id):
-            per = self.services.settings.option_changes_per_minute
+            per = self.settings.option_changes_per_minute
             raise ApiError(429, "options_rate", f"At most {per} option changes a minute; wait a moment.")
 
     # --- reading -----------------------------------------------------------------------
 
     async def snapshot(self, room_id: str) -> dict[str, Any] | None:
         """The room as every member sees it (None: no such room, or it was closed)."""
-        snap = await self.read_snapshot(room_id)
-        return snap.for_online(self.services.hub.online_members(room_id)) if snap is not None else None
-
-    async def read_snapshot(self, room_id: str) -> RoomSnapshot | None:
-        """The room as every member sees it, but for who is online, read on its own: the
-        room's row (and its version) first (None: no such room, or it was closed)."""
-        return await self.services.db.read(partial(read_snapshot, room_id=room_id))
-
-    async def identities(self, room_id: str) -> dict[int, dict[str, Any]]:
-        async with self._rooms() as svc:
-            try:
-                room = await svc.room(room_id)
-            except ApiError:
-                return {}
-            return await svc.identities(room)
+        snap = await self.reader.read_snapshot(room_id)
+        return snap.for_online(self.presence.online_members(room_id)) if snap is not None else None
 
     async def room_for(self, room_id: str, token: str | None) -> dict[str, Any]:
         """The room as the caller sees it, with ``you`` (null for a stranger)."""
         async with self._rooms() as svc:
             room, member = await self._caller(svc, room_id, token)
-            snap = await svc.snapshot(room, self.services.hub.online_members(room_id))
+            snap = await svc.snapshot(room, self.presence.online_members(room_id))
             snap["you"] = await svc.you(room, member) if member is not None else None
         if member is None:
             # the invite and the code let people join: only members see them
@@ -168,7 +185,7 @@ class RoomUseCases:
             room, member = await self._member(svc, room_id, token)
         if room.current_game_id is None:
             raise ApiError(409, "no_game", "No game has started in this room.")
-        live = await self.services.games.get(room.current_game_id)
+        live = await self.games.get(room.current_game_id)
         return live, live.seat_of(member.id)
 
     async def _finished_game(self, room_id: str, token: str | None, game_id: int) -> Game:
@@ -187,20 +204,19 @@ class RoomUseCases:
     ) -> dict[str, Any]:
         """A finished game's whole log, for its room's members (free-form options hidden)."""
         game = await self._finished_game(room_id, token, game_id)
-        return await self.services.logs.log(game, seat=seat, action_type=action_type, for_players=True)
+        return await self.logs.log(game, seat=seat, action_type=action_type, for_players=True)
 
     async def replay_state(self, room_id: str, token: str | None, game_id: int, seq: int | None) -> dict[str, Any]:
         """Every seat's view of a finished game at ``seq``, hidden parts revealed; not the
         raw state (undealt cards, the PRNG), which only the admin sees."""
         game = await self._finished_game(room_id, token, game_id)
-        return await self.services.logs.state_at(game, seq, full=False)
+        return await self.logs.state_at(game, seq, full=False)
 
     # --- creating and joining ------------------------------------------------------------
 
     async def create(self, address: str, game: str, options: Any, name: Any, time_limits: Any = None) -> Joined:
-        services = self.services
-        if not await services.room_rate.hit(address):
-            per = services.settings.rooms_per_minute
+        if not await self.room_rate.hit(address):
+            per = self.settings.rooms_per_minute
             raise ApiError(429, "too_many_rooms", f"At most {per} new rooms a minute from one address; wait a moment.")
         async with self._rooms() as svc:
             room, member, token = await svc.create(game, options, name, time_limits)
@@ -222,20 +238,19 @@ class RoomUseCases:
         if taken_back:
             await self._seats_changed(room_id, room.current_game_id)
         if new_token is not None:
-            await self.services.publish_room(room.id)
+            await self.events.publish_room(room.id)
         return Joined(room.id, room.invite, member.id, seat, new_token)
 
     async def admit(self, room_id: str, token: str | None) -> Admission:
         """A member opens a socket. One the host handed to a bot comes back by connecting
         while none of their sockets is open; a bot the member asked for stays until they
         take the seat back."""
-        services = self.services
         async with self._rooms() as svc:
             room = await svc.room(room_id)
             member = await svc.member_by_token(room_id, token)
             if member is None:
                 raise ApiError(401, "not_member", "Join the room by its invite link first.")
-            came_back = member.away_by == "host" and member.id not in services.hub.online_members(room_id)
+            came_back = member.away_by == "host" and member.id not in self.presence.online_members(room_id)
             if came_back:
                 room, _ = await svc.seating(room_id, _taking_back(svc, member.id, only_by="host"))
             admitted = Admission(
@@ -248,19 +263,19 @@ class RoomUseCases:
                 game_id=room.current_game_id,
             )
         if came_back:  # the seat is the member's again: every process's game learns it first
-            await services.publish_seats(room_id, admitted.game_id)
+            await self.events.publish_seats(room_id, admitted.game_id)
         return admitted
 
     async def came_online(self, room_id: str) -> None:
         """A socket of the room opened: everyone sees who is online, and a host long gone
         hands the role to someone here."""
-        await self.services.publish_room(room_id)
-        await self.services.hosts.check(room_id)
+        await self.events.publish_room(room_id)
+        await self.hosts.check(room_id)
 
     async def went_offline(self, room_id: str, member_id: int | None, host: bool) -> None:
         """A socket of the room closed (after it left the hub)."""
-        self.services.hosts.socket_closed(room_id, member_id, host)
-        await self.services.publish_room(room_id)
+        self.hosts.socket_closed(room_id, member_id, host)
+        await self.events.publish_room(room_id)
 
     # --- the host's powers ---------------------------------------------------------------
 
@@ -272,8 +287,8 @@ class RoomUseCases:
             self._allow_option_change(host.id)
             await svc.update(room, options, time_limits)  # under the room's lock from its check on
             await svc.s.commit()
-            await self.services.publish_room(room_id)
-            return await svc.snapshot(room, self.services.hub.online_members(room_id))
+            await self.events.publish_room(room_id)
+            return await svc.snapshot(room, self.presence.online_members(room_id))
 
     async def upload_option(self, room_id: str, token: str | None, name: str, data: bytes, filename: str) -> Any:
         """A free-form option read from a file; returns its value."""
@@ -286,14 +301,14 @@ class RoomUseCases:
             value = await asyncio.to_thread(svc.import_option, room, name, data, filename)
             await svc.update(room, {name: value})
             await svc.s.commit()
-        await self.services.publish_room(room_id)
+        await self.events.publish_room(room_id)
         return value
 
     async def add_bot(self, room_id: str, token: str | None, bot: str | None, name: str | None) -> Member:
         async with self._rooms() as svc:
             await self._host(svc, room_id, token)
             member = await svc.add_bot(room_id, bot, name)
-        await self.services.publish_room(room_id)
+        await self.events.publish_room(room_id)
         return member
 
     async def bot_stands_in(self, room_id: str, token: str | None, seat: int) -> None:
@@ -353,7 +368,7 @@ class RoomUseCases:
         async with self._rooms() as svc:
             room, _ = await self._host(svc, room_id, token)
             people = await svc.members(room)
-        online = self.services.hub.online_members(room_id)
+        online = self.presence.online_members(room_id)
         return [{**p, "online": p["bot"] is not None or p["member_id"] in online} for p in people]
 
     async def set_muted(self, room_id: str, token: str | None, member_id: int, muted: bool) -> None:
@@ -361,14 +376,14 @@ class RoomUseCases:
         async with self._rooms() as svc:
             _, host = await self._host(svc, room_id, token)
             await svc.set_muted(room_id, member_id, host.id, muted)
-        await self.services.publish_seats(room_id, None)  # each socket: its ``you``, muted or not
+        await self.events.publish_seats(room_id, None)  # each socket: its ``you``, muted or not
 
     async def set_locked(self, room_id: str, token: str | None, locked: bool) -> dict[str, Any]:
         async with self._rooms() as svc:
             _, host = await self._host(svc, room_id, token)
             room = await svc.set_locked(room_id, host.id, locked)
             answer = {"locked": room.locked}
-        await self.services.publish_room(room_id)
+        await self.events.publish_room(room_id)
         return answer
 
     async def new_invite(self, room_id: str, token: str | None) -> tuple[str, str | None]:
@@ -377,18 +392,19 @@ class RoomUseCases:
             _, host = await self._host(svc, room_id, token)
             room = await svc.new_invite(room_id, host.id)
             answer = room.invite, room.code
-        await self.services.publish_room(room_id)
+        await self.events.publish_room(room_id)
         return answer
 
     async def leave(self, room_id: str, token: str | None) -> int | None:
         """The caller leaves for good (a host hands the role on); returns the host's member id."""
-        services = self.services
         async with self._rooms() as svc:
             _, member = await self._member(svc, room_id, token)
-            room, gone, successor = await svc.leave(room_id, member.id, await services.bus.online(room_id))
+            room, gone, successor = await svc.leave(room_id, member.id, await self.roster.online(room_id))
         await self._removed(room, gone.id, "You left the room.")
         if successor is not None:
-            await services.host_changed(room_id, successor.id, f"{gone.name} left; {successor.name} is the host now.")
+            await self.events.host_changed(
+                room_id, successor.id, f"{gone.name} left; {successor.name} is the host now."
+            )
         return room.host_member_id
 
     async def pass_host(self, room_id: str, token: str | None, seat: int) -> None:
@@ -397,17 +413,16 @@ class RoomUseCases:
             room, _ = await self._host(svc, room_id, token)
             new = await svc.pass_host(room, seat)
             await svc.s.commit()
-        await self.services.host_changed(room_id, new.id, f"{new.name} is the host now.")
+        await self.events.host_changed(room_id, new.id, f"{new.name} is the host now.")
 
     async def begin(self, room_id: str, token: str | None, *, rematch: bool) -> LiveGame:
         """The host starts the game (or a rematch): committed, cached, its clock and bots going."""
-        services = self.services
-        token_hash = hash_token(token, services.settings.secret_key) if token else None
+        token_hash = hash_token(token, self.settings.secret_key) if token else None
         start = partial(start_game, room_id=room_id, token_hash=token_hash, rematch=rematch)
         for _ in range(SEATING_TRIES):
             try:
                 # the room's snapshot read in the same transaction, if someone will be sent it
-                game, snap = await services.db.write(partial(start, snapshot=services.room_watched(room_id)))
+                game, snap = await self.db.write(partial(start, snapshot=self.events.room_watched(room_id)))
                 break
             except RoomChanged:
                 continue
@@ -417,19 +432,18 @@ class RoomUseCases:
         else:
             raise seats_busy()
         if rematch:
-            services.games.retire(room_id)
-        live = services.games.adopt(game)
-        await services.games.start_clock(live)
-        await services.publish_started(live, snap)  # each connection: its seat, the room, the first state
-        services.driver.schedule(live)
+            self.games.retire(room_id)
+        live = self.games.adopt(game)
+        await self.games.start_clock(live)
+        await self.events.publish_started(live, snap)  # each connection: its seat, the room, the first state
+        self.turns.schedule(live)
         return live
 
     # --- chat ----------------------------------------------------------------------------
 
     async def _allow_chat(self, member_id: int) -> None:
-        services = self.services
-        if not await services.chat_rate.hit(str(member_id)):
-            per = services.settings.chat_per_minute
+        if not await self.chat_rate.hit(str(member_id)):
+            per = self.settings.chat_per_minute
             raise ApiError(429, "chat_rate", f"At most {per} chat messages a minute; wait a moment.")
 
     async def _say(self, svc: RoomService, room: Room, member: Member, text: Any) -> dict[str, Any]:
@@ -437,7 +451,7 @@ class RoomUseCases:
         msg = await svc.chat(room, member, text)
         await svc.s.commit()
         payload = chat_json(msg)
-        await self.services.publish_chat(room.id, payload)
+        await self.events.publish_chat(room.id, payload)
         return payload
 
     async def say(self, room_id: str, token: str | None, text: Any) -> dict[str, Any]:
@@ -461,23 +475,21 @@ class RoomUseCases:
         """Who holds or plays which seat of ``game_id`` changed (a kick, a bot standing in or
         leaving the seat to its member again): every process and connection learns it, and a
         bot that must act now gets its turn."""
-        services = self.services
-        await services.publish_seats(room_id, game_id)
+        await self.events.publish_seats(room_id, game_id)
         if game_id is not None:
-            live = await services.games.get(game_id)
+            live = await self.games.get(game_id)
             if not live.over:
-                services.driver.schedule(live)
-        await services.publish_room(room_id)
+                self.turns.schedule(live)
+        await self.events.publish_room(room_id)
 
     async def _removed(self, room: Room, member_id: int, message: str) -> None:
         """A member left the room: every process's cached game and connections learn who holds
         which seat now, and the member's own sockets are told and closed."""
-        services = self.services
-        await services.publish_seats(room.id, room.current_game_id)
+        await self.events.publish_seats(room.id, room.current_game_id)
         if room.current_game_id is not None and room.status == RoomStatus.PLAYING:
-            services.driver.schedule(await services.games.get(room.current_game_id))
-        await services.publish_kicked(room.id, member_id, message)
-        await services.publish_room(room.id)
+            self.turns.schedule(await self.games.get(room.current_game_id))
+        await self.events.publish_kicked(room.id, member_id, message)
+        await self.events.publish_room(room.id)
 
 
 def _taking_back(svc: RoomService, member_id: int, only_by: str | None = None) -> Callable[[Room], Awaitable[Any]]:
