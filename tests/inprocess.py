@@ -11,7 +11,6 @@ from typing import Any
 
 import uvicorn
 
-from geniusnight.server.play.wire import FramesProtocol
 from support import TOY, free_port
 
 
@@ -35,7 +34,9 @@ async def serve(db_url: str, clock: Any = None, **settings: Any) -> AsyncIterato
     values: dict[str, Any] = {"extra_engines": [TOY], "bot_delay_ms": 0, "admin_token": "a" * 32, **settings}
     app = create_app(Settings(env="test", database_url=db_url, **values), clock=clock)
     port = free_port()
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, ws=FramesProtocol, log_level="warning", lifespan="on")
+    config = uvicorn.Config(
+        app, host="127.0.0.1", port=port, ws="websockets-sansio", log_level="warning", lifespan="on"
+    )
     server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve())
     while not server.started:

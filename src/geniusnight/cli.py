@@ -171,7 +171,6 @@ def serve(host: str | None, port: int | None, database_url: str | None, migrate:
     from .logs import log_config
     from .server.app import create_app
     from .server.lifecycle import DRAIN_TIMEOUT, RECONNECT_GRACE
-    from .server.play.wire import FramesProtocol
 
     logging.config.dictConfig(log_config(settings.json_logs, settings.log_level))
     app = create_app(Settings())  # with the admin token just set
@@ -179,7 +178,7 @@ def serve(host: str | None, port: int | None, database_url: str | None, migrate:
         app,
         host=host or settings.host,
         port=port or settings.port,
-        ws=FramesProtocol,  # uvicorn's websocket protocol, which lets the app write frames directly
+        ws="websockets-sansio",  # the websockets library's sans-I/O protocol (docs/performance.md, D14)
         # a message (its fragments together) over this closes the socket (1009); one over
         # the frame limit but within this gets a clear error frame instead
         ws_max_size=WS_MAX_MESSAGE_BYTES,

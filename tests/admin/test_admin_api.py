@@ -196,7 +196,7 @@ async def test_admin_room_detail_lists_this_process_connections(app: Any, client
 
     g = await two_players(app)
     hub = app.state.hub
-    conn = Connection(ws=cast(Any, None), room_id=g["room_id"], member_id=1, seat=0, name="Ada")
+    conn = Connection(send=cast(Any, None), room_id=g["room_id"], member_id=1, seat=0, name="Ada")
     hub.add(conn)
     try:
         d = (await client.get(f"/api/admin/rooms/{g['room_id']}", headers=bearer(ADMIN))).json()
@@ -213,14 +213,10 @@ async def test_admin_close_room_tells_players_and_keeps_the_log(app: Any, client
     hub = app.state.hub
     sent: list[str] = []
 
-    class Socket:  # records what the player's browser would have been sent
-        async def send_text(self, text: str) -> None:
-            sent.append(text)
+    async def send(message: dict[str, Any]) -> None:  # what the player's browser would have been sent
+        sent.append(message["text"] if message["type"] == "websocket.send" else "<closed>")
 
-        async def close(self) -> None:
-            sent.append("<closed>")
-
-    conn = Connection(ws=cast(Any, Socket()), room_id=g["room_id"], member_id=2, seat=1, name="Grace")
+    conn = Connection(send=send, room_id=g["room_id"], member_id=2, seat=1, name="Grace")
     hub.add(conn)
     r = await client.post(
         f"/api/admin/rooms/{g['room_id']}/close", json={"message": "Closed for maintenance."}, headers=bearer(ADMIN)

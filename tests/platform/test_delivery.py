@@ -5,21 +5,21 @@ from __future__ import annotations
 
 import asyncio
 import json
-from typing import Any, cast
+from typing import Any
 
 import httpx
 import pytest
 import websockets
-from websockets.frames import Frame, Opcode
 
-from geniusnight.server.play import realtime, wire
+from geniusnight.server.play import realtime
 from geniusnight.server.play.realtime import Connection
 from inprocess import serve
 
 
 class Socket:
-    """Records frames; ``gate`` (when set) holds every send until it opens, like a client
-    whose TCP window is full; ``pause`` makes every send wait one turn of the loop first."""
+    """A server's ASGI send that records text frames; ``gate`` (when set) holds every frame
+    until it opens, like a client whose TCP window is full; ``pause`` makes every frame wait
+    one turn of the loop first."""
 
     def __init__(self, gate: asyncio.Event | None = None, pause: bool = False) -> None:
         self.sent: list[str] = []
@@ -27,19 +27,19 @@ class Socket:
         self.gate = gate
         self.pause = pause
 
-    async def send_text(self, text: str) -> None:
+    async def send(self, message: dict[str, Any]) -> None:
+        if message["type"] == "websocket.close":
+            self.closed = True
+            return
         if self.gate is not None:
             await self.gate.wait()
         if self.pause:
             await asyncio.sleep(0)
-        self.sent.append(text)
-
-    async def close(self) -> None:
-        self.closed = True
+        self.sent.append(message["text"])
 
 
 def connection(sock: Socket) -> Connection:
-    return Connection(ws=cast(Any, sock), room_id="r", member_id=1, seat=0, name="Ada")
+    return Connection(send=sock.send, room_id="r", member_id=1, seat=0, name="Ada")
 
 
 async def settle() -> None:
@@ -120,7 +120,10 @@ async def test_a_busy_connection_sets_one_quiet_timer_not_one_a_frame(monkeypatc
 
 async def test_a_socket_gone_before_a_frame_is_closed_and_takes_no_more() -> None:
     class Gone(Socket):
-        async def send_text(self, text: str) -> None:
+        async def send(self, message: dict[str, Any]) -> None:
+            if message["type"] == "websocket.close":
+                self.closed = True
+                return
             raise RuntimeError("gone")
 
     sock = Gone()
@@ -164,95 +167,6 @@ async def test_stop_before_the_writer_began_drops_the_waiting_send() -> None:
     assert conn._writer is None and conn.closed and conn._sending is None
 
 
-class Direct(Socket):
-    """A socket whose server writes frames itself (the ``geniusnight.frames`` scope extension),
-    recording each write; while ``full`` its writer takes nothing, as when the socket's write
-    buffer is full."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.writes: list[list[str]] = []
-        self.full = False
-        self.scope = {"type": "websocket", "extensions": {wire.FRAMES: self.write}}
-
-    def write(self, texts: Any) -> bool:
-        if self.full:
-            return False
-        self.writes.append(list(texts))
-        return True
-
-
-def test_a_frame_goes_straight_to_the_socket_when_the_server_offers_a_writer() -> None:
-    sock = Direct()
-    conn = connection(sock)
-    conn.send_text("a")
-    conn.send_text("b")
-    assert sock.writes == [["a"], ["b"]] and sock.sent == [] and conn._writer is None
-
-
-def test_a_socket_that_cannot_take_a_frame_now_gets_it_through_the_asgi_send() -> None:
-    sock = Direct()
-    sock.full = True
-    conn = connection(sock)
-    conn.send_text("a")
-    assert sock.writes == [] and sock.sent == ["a"]
-
-
-def test_frames_sent_while_corked_go_out_together_in_order_in_one_write() -> None:
-    sock = Direct()
-    conn = connection(sock)
-    conn.cork()
-    conn.send_text("patch")
-    conn.send_text("ack")
-    assert sock.writes == []
-    conn.uncork()
-    assert sock.writes == [["patch", "ack"]]
-    conn.send_text("next")
-    assert sock.writes[-1] == ["next"]  # uncorked: frames go out at once again
-
-
-async def test_frames_held_by_a_cork_go_out_one_by_one_when_the_socket_cannot_take_them_now() -> None:
-    sock = Direct()
-    conn = connection(sock)
-    conn.cork()
-    conn.send_text("patch")
-    conn.send_text("ack")
-    sock.full = True
-    conn.uncork()
-    await settle()
-    assert sock.writes == [] and sock.sent == ["patch", "ack"]
-
-
-async def test_closing_a_corked_connection_sends_what_it_holds_first() -> None:
-    sock = Direct()
-    conn = connection(sock)
-    conn.cork()
-    conn.send_text("kicked")
-    conn.finish()
-    conn.send_text("after")  # closed: dropped
-    conn.uncork()
-    await settle()
-    assert sock.writes == [["kicked"]] and sock.closed
-
-
-async def test_a_corked_connection_that_falls_far_behind_is_dropped() -> None:
-    sock = Direct()
-    conn = connection(sock)
-    conn.cork()
-    for i in range(realtime.MAX_BACKLOG + 2):
-        conn.send_text(f"s{i}")
-    conn.uncork()
-    await settle()
-    assert conn.closed and sock.closed and sock.writes == []  # it resyncs when it reconnects
-
-
-@pytest.mark.parametrize("size", [0, 1, 125, 126, 127, 65535, 65536, 70_000])
-def test_a_frame_written_directly_is_the_frame_websockets_would_write(size: int) -> None:
-    payload = ("é" * size).encode()[: size - size % 2] + b"x" * (size % 2)  # UTF-8, two bytes a letter
-    made = Frame(Opcode.TEXT, payload).serialize(mask=False, extensions=[])
-    assert wire.frame_header(size) + payload == made
-
-
 async def game_frame(ws: Any) -> dict[str, Any]:
     """The next frame but the ``room`` frames (who is online changes as sockets come)."""
     while True:
@@ -262,11 +176,9 @@ async def game_frame(ws: Any) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("compression", [None, "deflate"])
-async def test_frames_written_by_uvicorn_protocol_reach_the_client_whole_and_in_order(
-    db_url: str, compression: str | None
-) -> None:
-    """Under uvicorn every frame is written straight to the socket, the mover's patch and
-    ack in one write, and a client that agreed on compression gets them compressed."""
+async def test_frames_reach_the_client_whole_and_in_order(db_url: str, compression: str | None) -> None:
+    """The mover gets its patch, then its ack; the others the same patch; a client that
+    agreed on compression gets them compressed."""
     async with serve(db_url) as srv, httpx.AsyncClient(base_url=srv.base) as c:
         host = (await c.post("/api/rooms", json={"game": "count21", "name": "Ada"})).json()
         c.cookies.clear()
@@ -279,8 +191,6 @@ async def test_frames_written_by_uvicorn_protocol_reach_the_client_whole_and_in_
             for ws, token in ((ada, host["token"]), (bo, guest["token"])):
                 await ws.send(json.dumps({"type": "hello", "token": token, "patches": True}))
                 assert [json.loads(await ws.recv())["type"] for _ in range(2)] == ["welcome", "state"]
-            (conn,) = [c for c in srv.state.hub.connections() if c.seat == 0]
-            assert conn._write_frames is not None  # the direct path, not the ASGI send
             assert (ada.protocol.extensions != []) == (compression == "deflate")
             await ada.send(json.dumps({"type": "act", "ref": "m1", "action": {"type": "add", "n": 2}}))
             patch, ack = await game_frame(ada), await game_frame(ada)

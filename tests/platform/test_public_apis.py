@@ -18,16 +18,9 @@ LIBRARIES = ("uvicorn", "websockets", "starlette", "fastapi", "aiosqlite", "sqla
 # uvicorn.run, Config and Server; its protocols, loops and lifespan are its own business)
 INTERNAL = ("uvicorn.protocols", "uvicorn.loops", "uvicorn.lifespan", "uvicorn.supervisors")
 
-# the one use left, and why: the direct wire's measured saving (docs/performance.md, D14,
-# D31) has no public equivalent that keeps the fragmented-message deadline
-KNOWN_INTERNAL_IMPORTS = {("geniusnight/server/play/wire.py", "uvicorn.protocols.websockets.websockets_sansio_impl")}
-
-# the classes built on a library's, and why: the direct wire (above), and the ORM's declarative
-# base, which SQLAlchemy's documentation has every model subclass
-KNOWN_SUBCLASSES = {
-    ("geniusnight/server/play/wire.py", "FramesProtocol"),
-    ("geniusnight/storage/models.py", "Base"),
-}
+# the classes built on a library's, and why: the ORM's declarative base, which SQLAlchemy's
+# documentation has every model subclass
+KNOWN_SUBCLASSES = {("geniusnight/storage/models.py", "Base")}
 
 
 def sources() -> Iterator[tuple[str, ast.Module]]:
@@ -89,7 +82,7 @@ def test_no_private_module_or_name_of_a_library_is_imported() -> None:
                 continue
             private = any(is_private(part) for part in module.split(".")) or (name is not None and is_private(name))
             internal = module.startswith(INTERNAL)
-            if (private or internal) and (path, module) not in KNOWN_INTERNAL_IMPORTS:
+            if private or internal:
                 found.append(f"{path}: {module}" + (f" import {name}" if name else ""))
     assert found == []
 

@@ -68,16 +68,14 @@ async def test_one_transaction_counts_one_room_version_however_often_it_flushes(
 
 
 class Socket:
-    """A websocket that keeps what it was sent."""
+    """A websocket's ASGI send that keeps the text frames it was sent."""
 
     def __init__(self) -> None:
         self.sent: list[str] = []
 
-    async def send_text(self, text: str) -> None:
-        self.sent.append(text)
-
-    async def close(self) -> None:
-        return None
+    async def send(self, message: dict[str, Any]) -> None:
+        if message["type"] == "websocket.send":
+            self.sent.append(message["text"])
 
 
 def snapshot(version: int, members: list[int | None], bots: tuple[int, ...] = ()) -> RoomSnapshot:
@@ -111,7 +109,7 @@ class Reads:
 def connected_hub(member_id: int = 1) -> tuple[Hub, Socket]:
     hub = Hub(games=None, reads=Reads())  # type: ignore[arg-type]
     socket = Socket()
-    hub.add(Connection(ws=socket, room_id="r", member_id=member_id, seat=0, name="P0"))  # type: ignore[arg-type]
+    hub.add(Connection(send=socket.send, room_id="r", member_id=member_id, seat=0, name="P0"))
     return hub, socket
 
 

@@ -66,14 +66,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--port", type=int, default=8099)
     parser.add_argument("--frame-bytes", type=int, default=1000)
     args = parser.parse_args(argv)
-    from ..server.play.wire import FramesProtocol
-
     # the same uvicorn settings as ``geniusnight serve`` (this app sends through ASGI)
     uvicorn.run(
         make_app(args.frame_bytes),
         host=args.host,
         port=args.port,
-        ws=FramesProtocol,
+        ws="websockets-sansio",
         ws_max_size=1 << 20,
         log_level="warning",
     )

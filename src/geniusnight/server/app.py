@@ -96,7 +96,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
 
     app.include_router(ops.router)
     app.include_router(rooms.router)
-    app.router.routes.append(WebSocketRoute("/ws/{room_id}", ws.room_socket))
+    app.router.routes.append(WebSocketRoute("/ws/{room_id}", ws.RoomSocket(root.room_sockets)))
     app.include_router(admin_routes.api)
     app.include_router(admin_pages.pages)
     app.include_router(replay.router_all)

@@ -17,11 +17,11 @@ import math
 import time
 import uuid
 from collections import deque
-from collections.abc import Coroutine, Generator, Sequence
+from collections.abc import Generator
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from starlette.websockets import WebSocket
+from starlette.types import Send
 
 from .. import metrics
 from .events import (
@@ -48,7 +48,6 @@ from .events import (
 from .games import GameService, LiveGame
 from .patches import Step
 from .patches import encode as encode_json
-from .wire import WriteFrames, frames_writer
 
 log = logging.getLogger(__name__)
 
@@ -92,13 +91,13 @@ WRITER_LINGER = 2.0  # seconds a connection's writer waits for more frames befor
 
 
 class _Resumed:
-    """The rest of a coroutine that was run until it first had to wait (on ``waiting``, what
-    it yielded): awaiting this waits for that and runs the coroutine on to its end, passing
+    """The rest of an awaitable that was run until it first had to wait (on ``waiting``, what
+    it yielded): awaiting this waits for that and runs the awaitable on to its end, passing
     on whatever the awaiting task is sent or thrown (a cancellation, say)."""
 
     __slots__ = ("coro", "waiting")
 
-    def __init__(self, coro: Coroutine[Any, Any, None], waiting: Any) -> None:
+    def __init__(self, coro: Generator[Any, Any, None], waiting: Any) -> None:
         self.coro, self.waiting = coro, waiting
 
     def __await__(self) -> Generator[Any, Any, None]:
@@ -125,24 +124,20 @@ class _Resumed:
 class Connection:
     """One websocket. Frames go out in order, and a slow client never holds up a fan-out.
 
-    A frame to a connection with nothing queued is sent at once: the send is run until it
-    would wait, and a socket that takes the frame (as nearly every one does) never has to.
-    Only a send that must wait (the client's TCP window is full) is finished by a writer
-    task, and the frames that come meanwhile queue in a backlog it drains. A writer's turn
-    through the loop for every frame would cost CPU on every move and delay every frame by a
-    loop iteration (docs/performance.md, D15).
+    A frame to a connection with nothing queued is sent at once: the server's ASGI send is
+    run until it would wait, and a socket that takes the frame (as nearly every one does)
+    never has to. Only a send that must wait (the client's TCP window is full) is finished by
+    a writer task, and the frames that come meanwhile queue in a backlog it drains. A writer's
+    turn through the loop for every frame would cost CPU on every move and delay every frame
+    by a loop iteration (docs/performance.md, D15).
 
     The writer stays while frames keep coming and ends after ``WRITER_LINGER`` quiet
     seconds: an idle connection (most of them, most of the time) holds no task. One timer a
     connection watches for the quiet, re-armed while frames keep coming, not one a frame:
     each timer lived on in the loop's heap for ``WRITER_LINGER`` seconds after it was
-    cancelled.
+    cancelled."""
 
-    Under uvicorn a frame is written straight to the socket (``wire.FramesProtocol``), and
-    frames sent while the connection is corked (a move on its way to its ack) are held and
-    written together when it is uncorked."""
-
-    ws: WebSocket
+    send: Send  # the server's ASGI send for this socket, past the handshake
     room_id: str
     member_id: int | None
     seat: int | None  # the member's seat as last told to the client (``you``); views go by the game's holders
@@ -160,11 +155,6 @@ class Connection:
     _waiting_since: float = 0.0  # loop time the writer began to wait
     _quiet_timer: asyncio.TimerHandle | None = None
     _sending: _Resumed | None = None  # a send that had to wait, for the writer to finish
-    _held: list[str] | None = None  # frames sent while corked
-    _write_frames: WriteFrames | None = None  # the server's own frame writer, if it has one
-
-    def __post_init__(self) -> None:
-        self._write_frames = frames_writer(self.ws)
 
     def send_json(self, payload: dict[str, Any]) -> None:
         self.send_text(encode_json(payload))
@@ -172,17 +162,8 @@ class Connection:
     def send_text(self, text: str) -> None:
         if self.closed:
             return
-        held = self._held
-        if held is not None:
-            held.append(text)
-            if len(held) > MAX_BACKLOG:
-                self._held = None
-                self.finish()
-            return
         if self._idle():
-            write = self._write_frames
-            if write is None or not self._written(write, (text,)):
-                self._send_now(text)
+            self._send_now(text)
             return
         if len(self.backlog) >= MAX_BACKLOG:
             self.finish()  # a client this far behind resyncs when it reconnects
@@ -190,36 +171,12 @@ class Connection:
         self.backlog.append(text)
         self._kick()
 
-    def cork(self) -> None:
-        """Hold the frames sent from now until :meth:`uncork`, which writes them together:
-        a move's own patch and its ack go out in one write to the socket, not two."""
-        if self._held is None:
-            self._held = []
-
-    def uncork(self) -> None:
-        held, self._held = self._held, None
-        if not held or self.closed:
-            return
-        write = self._write_frames
-        if write is not None and self._idle() and self._written(write, held):
-            return
-        for text in held:
-            self.send_text(text)
-
     def _idle(self) -> bool:
         """Nothing queued, nothing on its way, no writer busy: a frame can go out now."""
         return not self.backlog and self._sending is None and (self._writer is None or self._wake is not None)
 
-    def _written(self, write: WriteFrames, texts: Sequence[str]) -> bool:
-        try:
-            return write(texts)
-        except Exception:
-            self._lost()
-            self._kick()
-            return True
-
     def _send_now(self, text: str) -> None:
-        coro = self.ws.send_text(text)
+        coro = self.send({"type": "websocket.send", "text": text}).__await__()
         try:
             waiting = coro.send(None)
         except StopIteration:
@@ -235,12 +192,10 @@ class Connection:
         the writer closes it."""
         self.closed = True
         self.backlog.clear()
-        self._held = None
 
     def finish(self) -> None:
         """Close after the frames already queued (or held) have gone out."""
         if not self.closed:
-            self.uncork()
             self.closed = True
             self._kick()
 
@@ -276,7 +231,7 @@ class Connection:
                     await sending
                     self._sending = None
                 while self.backlog:
-                    await self.ws.send_text(self.backlog.popleft())
+                    await self.send({"type": "websocket.send", "text": self.backlog.popleft()})
                 if self.closed:
                     break
                 self._wake = wake = loop.create_future()
@@ -294,7 +249,7 @@ class Connection:
             self._writer = None
             self._wake = None
         with contextlib.suppress(Exception):
-            await self.ws.close()
+            await self.send({"type": "websocket.close", "code": 1000})
 
     def _check_quiet(self) -> None:
         """The quiet timer: wake a writer that has waited ``WRITER_LINGER`` seconds (it finds

@@ -12,6 +12,7 @@ import contextlib
 import logging
 from dataclasses import dataclass
 
+from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ...logs import fields
@@ -27,7 +28,6 @@ from . import frames
 from .frames import Act, Chat, Hello, Ping, Refused, Unknown, error
 from .games import GameService
 from .realtime import RECONNECT_FRAME, Connection, Hub, TokenBucket
-from .wire import frames_receiver
 
 log = logging.getLogger(__name__)
 
@@ -41,7 +41,8 @@ SOCKET_REFUSALS = {
 
 @dataclass(frozen=True, slots=True)
 class SocketPorts:
-    """What the room socket works with; ``compose.py`` builds it, as ``app.state.room_sockets``."""
+    """What the room socket works with; ``compose.py`` builds it, ``app.py`` hands it to
+    :class:`RoomSocket`."""
 
     settings: Settings
     hub: Hub
@@ -53,10 +54,24 @@ class SocketPorts:
     sockets: SocketCount  # open sockets, by address and in all
 
 
-async def room_socket(ws: WebSocket) -> None:
-    """``/ws/{room_id}``: a plain Starlette route (no dependencies to solve, nothing FastAPI
-    keeps per connection), because a connection lives for hours and most of it idles."""
-    ports: SocketPorts = ws.app.state.room_sockets
+class RoomSocket:
+    """``/ws/{room_id}`` as a plain ASGI app (Starlette runs a route whose endpoint is not a
+    function as one): no dependencies to solve and nothing FastAPI keeps per connection,
+    because a connection lives for hours and most of it idles. The handshake and the hello go
+    through Starlette's ``WebSocket``; after them the socket's frames are read and written with
+    the server's own ASGI ``receive`` and ``send``, without ``WebSocket``'s checks and
+    wrapping of every message (docs/performance.md, D14)."""
+
+    def __init__(self, ports: SocketPorts) -> None:
+        self.ports = ports
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        await room_socket(WebSocket(scope, receive, send), receive, send, self.ports)
+
+
+async def room_socket(ws: WebSocket, receive: Receive, send: Send, ports: SocketPorts) -> None:
+    """One socket, from the origin check to its close; ``receive`` and ``send`` are ``ws``'s
+    own ASGI channels."""
     room_id: str = ws.path_params["room_id"]
     origin = ws.headers.get("origin")
     fetch_site = ws.headers.get("sec-fetch-site")
@@ -82,14 +97,14 @@ async def room_socket(ws: WebSocket) -> None:
         # a task of its own: every time the connection's coroutine resumes (each frame in,
         # each move's commit) it then goes through its own few frames, not again through
         # the twenty of the middleware and routing it was called from
-        await asyncio.get_running_loop().create_task(_connect(ws, ports, room_id))
+        await asyncio.get_running_loop().create_task(_connect(ws, receive, send, ports, room_id))
     finally:
         ports.sockets.close(address)
 
 
-async def _connect(ws: WebSocket, ports: SocketPorts, room_id: str) -> None:
+async def _connect(ws: WebSocket, receive: Receive, send: Send, ports: SocketPorts, room_id: str) -> None:
     try:
-        admitted = await _admit(ws, ports, room_id)
+        admitted = await _admit(ws, send, ports, room_id)
     except (WebSocketDisconnect, RuntimeError):
         return
     if admitted is None:
@@ -103,7 +118,7 @@ async def _connect(ws: WebSocket, ports: SocketPorts, room_id: str) -> None:
         # the member just came online (a shared screen is nobody: it comes and goes unseen)
         if conn.member_id is not None and hub.member_sockets(room_id, conn.member_id) == 1:
             await ports.rooms.came_online(room_id)
-        await _serve(ws, ports, conn)
+        await _serve(receive, ports, conn)
     except WebSocketDisconnect:
         pass
     except Exception:
@@ -118,7 +133,7 @@ async def _connect(ws: WebSocket, ports: SocketPorts, room_id: str) -> None:
                 await ports.rooms.went_offline(room_id, conn.member_id, conn.host)
 
 
-async def _admit(ws: WebSocket, ports: SocketPorts, room_id: str) -> tuple[Connection, Hello] | None:
+async def _admit(ws: WebSocket, send: Send, ports: SocketPorts, room_id: str) -> tuple[Connection, Hello] | None:
     """The hello, the seat token, the room: a Connection in the hub and the hello; or None
     (refused and closed). Everything looked up here is dropped on return: an idle
     connection keeps only its Connection."""
@@ -127,7 +142,7 @@ async def _admit(ws: WebSocket, ports: SocketPorts, room_id: str) -> tuple[Conne
     if hello is None:
         return None
     if hello.screen is not None:
-        return await _admit_screen(ws, ports, room_id, hello)
+        return await _admit_screen(ws, send, ports, room_id, hello)
     token = hello.token
     if not hello.token_given:
         # the cookie authenticates only a socket whose browser said where it comes from
@@ -149,7 +164,7 @@ async def _admit(ws: WebSocket, ports: SocketPorts, room_id: str) -> tuple[Conne
         await ws.close(code=4429)
         return None
     conn = Connection(
-        ws=ws,
+        send=send,
         room_id=room_id,
         member_id=admitted.member_id,
         seat=admitted.seat,
@@ -164,7 +179,7 @@ async def _admit(ws: WebSocket, ports: SocketPorts, room_id: str) -> tuple[Conne
 
 
 async def _admit_screen(
-    ws: WebSocket, ports: SocketPorts, room_id: str, hello: Hello
+    ws: WebSocket, send: Send, ports: SocketPorts, room_id: str, hello: Hello
 ) -> tuple[Connection, Hello] | None:
     """A shared screen: no member, no seat, no name; it gets what a spectator gets. A room's
     screens together may hold as many sockets as one member (``GENIUSNIGHT_WS_PER_MEMBER``)."""
@@ -180,7 +195,7 @@ async def _admit_screen(
         await ws.send_json(error(None, "too_many_tabs", message))
         await ws.close(code=4429)
         return None
-    conn = Connection(ws=ws, room_id=room_id, member_id=None, seat=None, name="", patches=hello.patches)
+    conn = Connection(send=send, room_id=room_id, member_id=None, seat=None, name="", patches=hello.patches)
     ports.hub.add(conn)
     return conn, hello
 
@@ -242,10 +257,11 @@ async def _send_current_state(ports: SocketPorts, conn: Connection, game_id: int
         ports.hub.send_state(conn, live)
 
 
-async def _serve(ws: WebSocket, ports: SocketPorts, conn: Connection) -> None:
+async def _serve(receive: Receive, ports: SocketPorts, conn: Connection) -> None:
+    """The socket's frames after the hello, until it closes: ``receive`` is the server's
+    ASGI receive, whose messages are now a frame's text (or bytes) or the disconnect."""
     settings = ports.settings
     bucket = TokenBucket(settings.rate_per_second, settings.rate_burst)
-    receive = frames_receiver(ws) or ws.receive  # messages after the hello: text or disconnect
     while not conn.closed:
         message = await receive()
         if message["type"] == "websocket.disconnect":
@@ -301,12 +317,8 @@ async def _act(ports: SocketPorts, conn: Connection, frame: Act) -> None:
         conn.send_json(error(ref, "system_only", "Only the server applies timeouts."))
         return
     assert conn.member_id is not None
-    conn.cork()  # the move's own patch, sent in the fan-out, goes out in one write with its ack
-    try:
-        outcome = await ports.games.submit_for(snap_game, conn.member_id, action, ref)
-        if outcome.ok:
-            conn.send_json({"type": "ack", "ref": ref, "seq": outcome.seq, "duplicate": outcome.duplicate})
-        else:
-            conn.send_json(error(ref, outcome.code, outcome.message))
-    finally:
-        conn.uncork()
+    outcome = await ports.games.submit_for(snap_game, conn.member_id, action, ref)
+    if outcome.ok:
+        conn.send_json({"type": "ack", "ref": ref, "seq": outcome.seq, "duplicate": outcome.duplicate})
+    else:
+        conn.send_json(error(ref, outcome.code, outcome.message))
