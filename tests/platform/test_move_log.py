@@ -10,8 +10,10 @@ from typing import Any
 
 import pytest
 from sqlalchemy import insert, select, update
+from sqlalchemy.exc import DBAPIError
 
 from geniusnight.server.play.games import GroupCommit
+from geniusnight.server.rooms.service import lock_room
 from geniusnight.storage.database import Database
 from geniusnight.storage.models import Game, GameSeat, Member, Move, Room, RoomStatus
 from geniusnight.storage.movelog import LoggedMove, NewMove, SeqTaken
@@ -185,4 +187,58 @@ async def test_a_group_commit_with_a_taken_seq_commits_the_other_moves_and_fails
         assert [(g, seq, a["n"]) for g, seq, a in rows] == [(1, 1, 1), (2, 1, 1)]  # the loser changed nothing
     finally:
         await writer.stop()
+        await db.dispose()
+
+
+async def test_a_games_last_move_waits_for_its_rooms_lock_before_locking_the_game(any_db_url: str) -> None:
+    """A change of a room's seats or games locks the room's row, then its games' rows
+    (``rooms.service.lock_room``). A commit that ends a game writes the room too, and must
+    take the two in the same order, or each waits for the other (PostgreSQL then fails one
+    of them as a deadlock): while the room's lock is held, the commit holds no game row."""
+    if not any_db_url.startswith("postgresql"):
+        pytest.skip("row locks are PostgreSQL's (SQLite has one writer)")
+    db = await _database(any_db_url)
+    try:
+        async with db.engine.connect() as other:
+            await other.begin()
+            await other.run_sync(lock_room, "r1")  # a change of room r1 under way
+            ending = asyncio.create_task(db.moves.append(_moves(1, 2)))  # game 1's last move
+            await asyncio.sleep(0.5)  # the commit has started and waits for the room
+            assert not ending.done()
+            # the change now writes game 1's row: nothing else holds it
+            await other.execute(select(Game.id).where(Game.id == 1).with_for_update(nowait=True))
+            await other.execute(update(Game).where(Game.id == 1).values(last_move_at=NOW))
+            await other.commit()
+        await asyncio.wait_for(ending, 10)
+        async with db.sessions() as s:
+            room = await s.get(Room, "r1")
+            assert room is not None and room.status == RoomStatus.FINISHED
+    finally:
+        await db.dispose()
+
+
+async def test_a_batch_that_lost_a_deadlock_is_written_again(any_db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """PostgreSQL breaks a deadlock by failing one transaction: nothing of it was committed
+    and no move of it acknowledged, so the move log writes the batch again."""
+    if not any_db_url.startswith("postgresql"):
+        pytest.skip("PostgreSQL's deadlock error")
+    db = await _database(any_db_url)
+    try:
+        log = db.moves
+        assert isinstance(log, PostgresMoveLog)
+        write, failures = log.tx.write, []
+
+        class Deadlock(Exception):
+            sqlstate = "40P01"
+
+        async def loses_once(fn: Any) -> Any:
+            if not failures:
+                failures.append(fn)
+                raise DBAPIError("UPDATE rooms ...", {}, Deadlock("deadlock detected"))
+            return await write(fn)
+
+        monkeypatch.setattr(log.tx, "write", loses_once)
+        await log.append(_moves(1, 2))
+        assert len(failures) == 1 and [m.seq for m in (await log.since(1, 0))[0]] == [1, 2]
+    finally:
         await db.dispose()

@@ -3,6 +3,8 @@ SQLAlchemy's async engine (asyncpg)."""
 
 from __future__ import annotations
 
+import asyncio
+import random
 import time
 from collections.abc import Sequence
 from functools import partial
@@ -10,7 +12,7 @@ from typing import Any
 
 from sqlalchemy import bindparam, event, insert, update
 from sqlalchemy.engine import Connection
-from sqlalchemy.exc import DisconnectionError, IntegrityError
+from sqlalchemy.exc import DBAPIError, DisconnectionError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from .models import RoomStatus, dumps_json
@@ -49,16 +51,30 @@ def _ping_if_idle(dbapi_connection: Any, record: Any, proxy: Any) -> None:
         raise DisconnectionError("the database dropped this pooled connection") from e
 
 
+# PostgreSQL's "deadlock detected" and "could not serialize access": the transaction lost a
+# race with another one and may simply be run again
+RETRYABLE_SQLSTATES = frozenset({"40P01", "40001"})
+APPEND_TRIES = 5
+
+
 class PostgresMoveLog(CoreMoveLog):
     """The move log through SQLAlchemy's async engine: Core statements, each run once for the
     whole batch (``executemany``). PostgreSQL's; and a SQLite database in memory (tests,
-    demos), which exists only in the async engine's one connection."""
+    demos), which exists only in the async engine's one connection. A batch that lost a race
+    with another transaction (a deadlock PostgreSQL broke by failing it) is written again:
+    nothing of it was committed, and none of its moves was acknowledged."""
 
     async def append(self, moves: Sequence[NewMove]) -> None:
-        try:
-            await self.tx.write(partial(append_rows, moves=moves))
-        except IntegrityError as e:
-            raise SeqTaken(str(e.orig)) from e
+        for attempt in range(APPEND_TRIES):
+            try:
+                await self.tx.write(partial(append_rows, moves=moves))
+                return
+            except IntegrityError as e:
+                raise SeqTaken(str(e.orig)) from e
+            except DBAPIError as e:
+                if getattr(e.orig, "sqlstate", None) not in RETRYABLE_SQLSTATES or attempt == APPEND_TRIES - 1:
+                    raise
+                await asyncio.sleep(random.uniform(0, 0.005 * (attempt + 1)))
 
 
 _INSERT_MOVE = insert(MOVES)
@@ -81,7 +97,13 @@ _ROOM_FINISHED = (
 
 
 def append_rows(conn: Connection, moves: Sequence[NewMove]) -> None:
-    """Write ``moves`` on ``conn`` (in its transaction) through Core statements."""
+    """Write ``moves`` on ``conn`` (in its transaction) through Core statements. The rooms of
+    games that end are written first, in the order of their ids: a change of a room's seats or
+    games locks the room's row before its games' (``rooms.service.lock_room``), and taking
+    them in the other order here let the two wait for each other."""
+    ended = sorted((m for m in moves if m.result is not None), key=lambda m: m.room_id)
+    if ended:
+        conn.execute(_ROOM_FINISHED, [{"b_room": m.room_id, "b_id": m.game_id, "b_at": m.at} for m in ended])
     conn.execute(
         _INSERT_MOVE,
         [
@@ -111,7 +133,5 @@ def append_rows(conn: Connection, moves: Sequence[NewMove]) -> None:
     going = [row for row in rows if "b_result" not in row]
     if going:
         conn.execute(_GAME_MOVED, going)
-    if len(going) < len(rows):
+    if ended:
         conn.execute(_GAME_ENDED, [row for row in rows if "b_result" in row])
-        ended = [m for m in moves if m.result is not None]
-        conn.execute(_ROOM_FINISHED, [{"b_room": m.room_id, "b_id": m.game_id, "b_at": m.at} for m in ended])

@@ -28,6 +28,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from ...engines import ENGINES, Engine, IllegalAction, get_engine
 from ...storage.models import ChatMessage, Game, GameSeat, Member, Room, RoomEvent, RoomStatus, dumps_json
+from ...storage.postgres import RETRYABLE_SQLSTATES
 from ..edge import FORBIDDEN_TEXT, BadInput, check_value
 from ..errors import ApiError
 from ..play.events import RoomSnapshot
@@ -136,11 +137,6 @@ def room_locked() -> ApiError:
 def seats_busy() -> ApiError:
     """A change of seats (or a start) that lost its race every time it was tried."""
     return ApiError(409, "seats_busy", "Many seats changed at once; please try again.")
-
-
-# PostgreSQL's "deadlock detected" and "could not serialize access": the transaction lost a
-# race with another one and may simply be run again
-RETRYABLE_SQLSTATES = frozenset({"40P01", "40001"})
 
 
 def lost_race(e: DBAPIError) -> bool:
