@@ -112,6 +112,7 @@ async def test_the_host_mutes_removes_locks_and_renews_the_invite(server: Server
     await newcomer.goto(invite)
     await expect(newcomer.get_by_test_id("no-room")).to_be_visible()
     await host.get_by_test_id("lock-switch").uncheck()
+    await expect(host.get_by_test_id("locked-note")).to_be_hidden()  # the server has unlocked it
     await newcomer.goto(fresh)
     await newcomer.get_by_test_id("join-name").fill("Late")
     await press(newcomer.get_by_test_id("join-room"))
