@@ -192,7 +192,7 @@ async def test_admin_room_detail_has_seats_members_connections_and_games(app: An
 
 
 async def test_admin_room_detail_lists_this_process_connections(app: Any, client: httpx.AsyncClient) -> None:
-    from geniusnight.server.play.realtime import Connection
+    from geniusnight.server.play.connection import Connection
 
     g = await two_players(app)
     hub = app.state.hub
@@ -206,7 +206,7 @@ async def test_admin_room_detail_lists_this_process_connections(app: Any, client
 
 
 async def test_admin_close_room_tells_players_and_keeps_the_log(app: Any, client: httpx.AsyncClient) -> None:
-    from geniusnight.server.play.realtime import Connection
+    from geniusnight.server.play.connection import Connection
 
     g = await two_players(app)
     await move(app, g["game_id"], 0, {"type": "add", "n": 2})

@@ -11,8 +11,8 @@ import httpx
 import pytest
 import websockets
 
-from geniusnight.server.play import realtime
-from geniusnight.server.play.realtime import Connection
+from geniusnight.server.play import connection
+from geniusnight.server.play.connection import Connection
 from inprocess import serve
 
 
@@ -38,7 +38,7 @@ class Socket:
         self.sent.append(message["text"])
 
 
-def connection(sock: Socket) -> Connection:
+def connection_to(sock: Socket) -> Connection:
     return Connection(send=sock.send, room_id="r", member_id=1, seat=0, name="Ada")
 
 
@@ -50,7 +50,7 @@ async def settle() -> None:
 def test_a_frame_a_socket_takes_goes_out_at_once_without_a_task() -> None:
     # no loop runs here: a send that had to wait, or a task, could not finish
     sock = Socket()
-    conn = connection(sock)
+    conn = connection_to(sock)
     for i in range(3):
         conn.send_text(f"f{i}")
     assert sock.sent == ["f0", "f1", "f2"] and conn._writer is None and not conn.backlog
@@ -59,9 +59,9 @@ def test_a_frame_a_socket_takes_goes_out_at_once_without_a_task() -> None:
 async def test_frames_go_out_in_order_and_a_quiet_connection_lets_its_writer_go(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(realtime, "WRITER_LINGER", 0.05)
+    monkeypatch.setattr(connection, "WRITER_LINGER", 0.05)
     sock = Socket(pause=True)
-    conn = connection(sock)
+    conn = connection_to(sock)
     for i in range(5):
         conn.send_text(f"f{i}")
     assert conn._writer is not None and len(conn.backlog) == 4  # the first send waits: the rest queue
@@ -84,7 +84,7 @@ async def test_frames_go_out_in_order_and_a_quiet_connection_lets_its_writer_go(
 async def test_frames_keep_their_order_when_a_send_waits_and_the_socket_then_takes_them_at_once() -> None:
     gate = asyncio.Event()
     sock = Socket(gate)
-    conn = connection(sock)
+    conn = connection_to(sock)
     conn.send_text("a")  # waits on the gate
     conn.send_text("b")
     gate.set()
@@ -97,7 +97,7 @@ async def test_frames_keep_their_order_when_a_send_waits_and_the_socket_then_tak
 async def test_a_busy_connection_sets_one_quiet_timer_not_one_a_frame(monkeypatch: pytest.MonkeyPatch) -> None:
     # a timer a frame lived on in the loop's heap, cancelled, for WRITER_LINGER seconds: on a
     # busy server, tens of thousands of them
-    monkeypatch.setattr(realtime, "WRITER_LINGER", 0.2)
+    monkeypatch.setattr(connection, "WRITER_LINGER", 0.2)
     loop = asyncio.get_running_loop()
     timers: list[float] = []
     call_later = loop.call_later
@@ -108,7 +108,7 @@ async def test_a_busy_connection_sets_one_quiet_timer_not_one_a_frame(monkeypatc
 
     monkeypatch.setattr(loop, "call_later", counting)
     sock = Socket(pause=True)  # every send waits: the writer does them
-    conn = connection(sock)
+    conn = connection_to(sock)
     for i in range(50):  # a frame, then the writer waits for the next one
         conn.send_text(f"f{i}")
         await settle()
@@ -127,7 +127,7 @@ async def test_a_socket_gone_before_a_frame_is_closed_and_takes_no_more() -> Non
             raise RuntimeError("gone")
 
     sock = Gone()
-    conn = connection(sock)
+    conn = connection_to(sock)
     conn.send_text("x")
     conn.send_text("y")
     await settle()
@@ -137,14 +137,14 @@ async def test_a_socket_gone_before_a_frame_is_closed_and_takes_no_more() -> Non
 async def test_a_slow_socket_holds_up_nobody_and_is_dropped_when_far_behind() -> None:
     gate = asyncio.Event()
     slow, fast = Socket(gate), Socket()
-    a, b = connection(slow), connection(fast)
-    for i in range(realtime.MAX_BACKLOG + 10):
+    a, b = connection_to(slow), connection_to(fast)
+    for i in range(connection.MAX_BACKLOG + 10):
         a.send_text(f"s{i}")
         b.send_text(f"s{i}")
         if i % 100 == 0:
             await settle()
     await settle()
-    assert len(fast.sent) == realtime.MAX_BACKLOG + 10
+    assert len(fast.sent) == connection.MAX_BACKLOG + 10
     assert a.closed  # too far behind: it resyncs when it reconnects
     gate.set()
     await settle()
@@ -152,7 +152,7 @@ async def test_a_slow_socket_holds_up_nobody_and_is_dropped_when_far_behind() ->
 
 
 async def test_stop_ends_a_writer_stuck_on_a_dead_socket() -> None:
-    conn = connection(Socket(asyncio.Event()))  # the gate never opens
+    conn = connection_to(Socket(asyncio.Event()))  # the gate never opens
     conn.send_text("x")
     conn.send_text("y")
     await settle()
@@ -161,7 +161,7 @@ async def test_stop_ends_a_writer_stuck_on_a_dead_socket() -> None:
 
 
 async def test_stop_before_the_writer_began_drops_the_waiting_send() -> None:
-    conn = connection(Socket(asyncio.Event()))
+    conn = connection_to(Socket(asyncio.Event()))
     conn.send_text("x")  # waits on the gate; the writer task has not run yet
     await asyncio.wait_for(conn.stop(), 1)
     assert conn._writer is None and conn.closed and conn._sending is None

@@ -290,7 +290,7 @@ async def test_a_members_second_socket_opening_and_closing_sends_nobody_a_room_f
 async def test_a_burst_of_room_changes_reaches_each_socket_as_few_room_frames(db_url: str) -> None:
     """A socket opened and closed in a loop sent every socket of its room two room frames a
     turn; now at most one goes out per ROOM_FRAME_GAP, showing the room as it is then."""
-    from geniusnight.server.play.realtime import ROOM_FRAME_GAP
+    from geniusnight.server.play.hub import ROOM_FRAME_GAP
 
     async with serve(db_url) as srv:
         room_id, host, grace = await seated_pair(srv.base)

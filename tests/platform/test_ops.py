@@ -115,8 +115,9 @@ async def test_readyz_stays_ready_but_degraded_when_redis_does_not_answer(tmp_pa
 
 def test_rediss_urls_are_accepted_and_speak_tls() -> None:
     """A managed Redis is reached over TLS with a ``rediss://`` URL (docs/deploy.md, "Redis")."""
+    from geniusnight.server.play.bus import RedisBus
     from geniusnight.server.play.games import GameService
-    from geniusnight.server.play.realtime import Hub, RedisBus
+    from geniusnight.server.play.hub import Hub
 
     hub = Hub(GameService.__new__(GameService), reads=None)  # type: ignore[arg-type]
     bus = RedisBus(hub, "rediss://user:secret@redis.example.invalid:6380/3?ssl_cert_reqs=required")

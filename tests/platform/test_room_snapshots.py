@@ -10,8 +10,9 @@ from typing import Any
 import httpx
 from sqlalchemy import select
 
+from geniusnight.server.play.connection import Connection
 from geniusnight.server.play.events import RoomEvent, RoomSnapshot
-from geniusnight.server.play.realtime import ROOM_FRAME_GAP, Connection, Hub
+from geniusnight.server.play.hub import ROOM_FRAME_GAP, Hub
 from geniusnight.storage.models import Member, Room
 from support import start_game
 

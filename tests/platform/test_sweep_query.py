@@ -16,9 +16,10 @@ from typing import Any
 
 from sqlalchemy import event, insert, select, text, update
 
+from geniusnight.server.play.bus import Bus
 from geniusnight.server.play.driver import SWEEP_GRACE, SWEEP_WINDOW, Driver
 from geniusnight.server.play.games import GameService
-from geniusnight.server.play.realtime import Bus, Hub
+from geniusnight.server.play.hub import Hub
 from geniusnight.storage.models import Game, Move, Room, RoomStatus
 from support import FakeClock
 

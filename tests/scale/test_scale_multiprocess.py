@@ -3,7 +3,7 @@
 Runs when GENIUSNIGHT_TEST_POSTGRES_URL and GENIUSNIGHT_TEST_REDIS_URL are set; when they are
 set and the services are unreachable the tests fail (they do not skip). Each test module run
 gets its own database (``CREATE DATABASE gn_test_<random>``, dropped afterwards) and its own
-Redis database index (the event channel carries the index, see ``realtime.RedisBus``).
+Redis database index (the event channel carries the index, see ``bus.RedisBus``).
 """
 
 from __future__ import annotations

@@ -18,14 +18,14 @@ from typing import Any
 
 import pytest
 
-from geniusnight.server.play import realtime
+from geniusnight.server.play import bus
+from geniusnight.server.play.bus import RedisBus
 from geniusnight.server.play.events import ChatEvent, Event, StateEvent, brief, dumps, encode, pack, unpack
-from geniusnight.server.play.realtime import RedisBus
 from support import until
 
 REDIS = os.environ.get("GENIUSNIGHT_TEST_REDIS_URL")
 pytestmark = pytest.mark.skipif(not REDIS, reason="GENIUSNIGHT_TEST_REDIS_URL not set")
-BURST = 3 * realtime.REDIS_CONNECTIONS + 100  # more than redis-py's default pool of 100, too
+BURST = 3 * bus.REDIS_CONNECTIONS + 100  # more than redis-py's default pool of 100, too
 
 
 class Recorder:
@@ -101,7 +101,7 @@ async def test_events_published_together_go_out_in_few_messages_in_their_order()
                 if got is not None and got["type"] == "message":
                     messages += unpack(got["data"])[0] == sender.origin
             # at most MESSAGE_EVENTS a message; all were published at once, so few messages
-            assert -(-len(events) // realtime.MESSAGE_EVENTS) <= messages <= 10
+            assert -(-len(events) // bus.MESSAGE_EVENTS) <= messages <= 10
         finally:
             await watch.aclose()
 
@@ -173,7 +173,7 @@ async def test_what_a_stopping_process_published_still_reaches_the_others() -> N
 async def test_the_outbox_stays_bounded_while_redis_takes_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
     from .test_scale_multiprocess import _redis_url
 
-    monkeypatch.setattr(realtime, "MAX_OUTBOX", 10)
+    monkeypatch.setattr(bus, "MAX_OUTBOX", 10)
     sender_hub = Recorder()
     sender = RedisBus(sender_hub, _redis_url())  # type: ignore[arg-type]
     stuck = asyncio.Event()

@@ -45,7 +45,7 @@ from typing import Any
 import orjson
 
 from ..server.app import tune_gc
-from ..server.play.realtime import WRITER_LINGER
+from ..server.play.connection import WRITER_LINGER
 
 ADMIN_TOKEN = "bench-admin-token-" + "x" * 16
 ADMIN = {"Authorization": f"Bearer {ADMIN_TOKEN}"}

@@ -19,9 +19,10 @@ from .admin.service import AdminService
 from .lifecycle import Lifecycle
 from .limits import RateLimit, SocketCount, rate_limit
 from .ops import Gauges, MetricsListener
+from .play.bus import Bus, RedisBus
 from .play.driver import Driver
 from .play.games import CacheLimits, GameService, LiveGame
-from .play.realtime import Bus, Hub, RedisBus
+from .play.hub import Hub
 from .play.ws import SocketPorts
 from .replay.logs import GameLogs
 from .rooms.hosting import HostWatch

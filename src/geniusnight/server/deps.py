@@ -18,7 +18,7 @@ from ..storage.database import Database
 from .admin.service import AdminService
 from .lifecycle import Lifecycle
 from .limits import RateLimit
-from .play.realtime import Bus
+from .play.bus import Bus
 from .rooms.party import PartyNight
 from .rooms.service import RoomService
 from .rooms.usecases import RoomUseCases

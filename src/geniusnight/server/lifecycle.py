@@ -11,7 +11,7 @@ import time
 from .admin.service import AdminService
 from .play.driver import Driver
 from .play.games import GameService
-from .play.realtime import RECONNECT_FRAME, Hub
+from .play.hub import RECONNECT_FRAME, Hub
 
 log = logging.getLogger(__name__)
 

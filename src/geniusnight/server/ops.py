@@ -28,8 +28,9 @@ from . import metrics
 from .admin.auth import require_admin
 from .deps import BusDep, DatabaseDep, LifecycleDep, SettingsDep
 from .errors import ApiError
+from .play.bus import Bus
 from .play.games import GameService
-from .play.realtime import Bus, Hub
+from .play.hub import Hub
 
 log = logging.getLogger(__name__)
 

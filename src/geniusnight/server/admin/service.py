@@ -27,7 +27,7 @@ from ...storage.models import (
 )
 from ..errors import ApiError
 from ..play.games import GameService
-from ..play.realtime import Hub
+from ..play.hub import Hub
 from ..replay.logs import GameLogs, game_summary, iso, log_filter, player
 from ..rooms.publisher import RoomPublisher
 from ..rooms.service import seat_entries

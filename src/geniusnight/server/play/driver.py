@@ -32,8 +32,8 @@ from ...logs import fields
 from ...storage.models import Game, Move, Room, RoomStatus
 from ...storage.movelog import aware as _aware
 from .. import metrics
+from .bus import Bus
 from .games import GameService, LiveGame, derive_seed
-from .realtime import Bus
 
 log = logging.getLogger(__name__)
 

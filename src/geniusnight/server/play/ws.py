@@ -25,9 +25,10 @@ from ..origin import origin_allowed, says_where_from
 from ..rooms.party import PartyNight
 from ..rooms.usecases import RoomUseCases
 from . import frames
+from .connection import Connection, TokenBucket
 from .frames import Act, Chat, Hello, Ping, Refused, Unknown, error
 from .games import GameService
-from .realtime import RECONNECT_FRAME, Connection, Hub, TokenBucket
+from .hub import RECONNECT_FRAME, Hub
 
 log = logging.getLogger(__name__)
 

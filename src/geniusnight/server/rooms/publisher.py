@@ -9,6 +9,7 @@ from typing import Any
 
 from ...storage.database import Database
 from ..errors import ApiError
+from ..play.bus import Bus
 from ..play.events import (
     ChatEvent,
     ClosedEvent,
@@ -21,7 +22,6 @@ from ..play.events import (
     StateEvent,
 )
 from ..play.games import LiveGame
-from ..play.realtime import Bus
 from ..ports import Presence
 from .service import RoomService, read_snapshot
 
