@@ -86,17 +86,17 @@ def test_frames_are_read_into_typed_values() -> None:
 def test_refused_frames_carry_the_error_they_get() -> None:
     too_large = read('{"type": "ping"}', 8)
     assert isinstance(too_large, Refused) and too_large.type is None
-    assert too_large.error["code"] == "frame_too_large"
+    assert too_large.error.code == "frame_too_large"
     malformed = read("[1]", 1024)
-    assert isinstance(malformed, Refused) and malformed.error["code"] == "malformed"
+    assert isinstance(malformed, Refused) and malformed.error.code == "malformed"
     bad_ref = read('{"type": "act", "ref": 5, "action": {}}', 1024)
     assert isinstance(bad_ref, Refused) and bad_ref.type == "act" and bad_ref.ref == 5
-    assert bad_ref.error == {
+    assert json.loads(bad_ref.error.encode()) == {
         "type": "error",
         "ref": None,
         "code": "bad_ref",
         "message": "'ref' must be a string of 1-64 characters.",
     }
     no_action = read('{"type": "act", "ref": "a", "action": 1}', 1024)
-    assert isinstance(no_action, Refused) and no_action.error["ref"] == "a"
-    assert no_action.error["code"] == "malformed"
+    assert isinstance(no_action, Refused) and no_action.error.ref == "a"
+    assert no_action.error.code == "malformed"

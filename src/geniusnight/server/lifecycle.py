@@ -11,7 +11,8 @@ import time
 from .admin.service import AdminService
 from .play.driver import Driver
 from .play.games import GameService
-from .play.hub import RECONNECT_FRAME, Hub
+from .play.hub import Hub
+from .play.outbound import Reconnect
 
 log = logging.getLogger(__name__)
 
@@ -40,7 +41,7 @@ class Lifecycle:
         await self.driver.drain()
         conns = self.hub.connections()
         for conn in conns:
-            conn.send_json(RECONNECT_FRAME)
+            conn.send_frame(Reconnect())
         log.info("draining: %d sockets asked to reconnect", len(conns))
         loop = asyncio.get_running_loop()
         give_up = loop.time() + grace

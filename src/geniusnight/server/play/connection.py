@@ -15,7 +15,7 @@ from typing import Any
 
 from starlette.types import Send
 
-from .patches import encode as encode_json
+from .outbound import Identity, Outbound
 
 MAX_BACKLOG = 512  # frames a connection may fall behind before it is dropped (it resyncs)
 WRITER_LINGER = 2.0  # seconds a connection's writer waits for more frames before it ends
@@ -105,8 +105,12 @@ class Connection:
     _quiet_timer: asyncio.TimerHandle | None = None
     _sending: _Resumed | None = None  # a send that had to wait, for the writer to finish
 
-    def send_json(self, payload: dict[str, Any]) -> None:
-        self.send_text(encode_json(payload))
+    def send_frame(self, frame: Outbound) -> None:
+        self.send_text(frame.encode())
+
+    def identity(self) -> Identity:
+        """Who the member is, as last told to the client."""
+        return Identity(self.member_id, self.name, self.seat, self.host, self.away, self.muted)
 
     def send_text(self, text: str) -> None:
         if self.closed:

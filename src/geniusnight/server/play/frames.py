@@ -8,18 +8,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..edge import BadInput, strict_json
+from .outbound import Error
 
 REF_MAX = 64
-
-
-def error(ref: Any, code: str, message: str) -> dict[str, Any]:
-    """An ``error`` frame; it names the frame's ``ref`` if that is a string or a number."""
-    return {
-        "type": "error",
-        "ref": ref if isinstance(ref, str | int) else None,
-        "code": code,
-        "message": message,
-    }
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +64,7 @@ class Refused:
     frame was not even a JSON object with a type."""
 
     ref: Any
-    error: dict[str, Any]
+    error: Error
     type: str | None = None
 
 
@@ -82,13 +73,13 @@ Frame = Hello | Act | Chat | Ping | Unknown | Refused
 
 def read(text: str, max_bytes: int) -> Frame:
     if len(text.encode()) > max_bytes:
-        return Refused(None, error(None, "frame_too_large", f"Frames are at most {max_bytes // 1024} KiB."))
+        return Refused(None, Error(None, "frame_too_large", f"Frames are at most {max_bytes // 1024} KiB."))
     try:
         frame = strict_json(text)
     except BadInput as e:
-        return Refused(None, error(None, e.code, e.message))
+        return Refused(None, Error(None, e.code, e.message))
     if not isinstance(frame, dict) or not isinstance(frame.get("type"), str):
-        return Refused(None, error(None, "malformed", 'A frame is a JSON object with a "type".'))
+        return Refused(None, Error(None, "malformed", 'A frame is a JSON object with a "type".'))
     kind, ref = frame["type"], frame.get("ref")
     if kind == "hello":
         token = frame.get("token")
@@ -102,10 +93,10 @@ def read(text: str, max_bytes: int) -> Frame:
         )
     if kind == "act":
         if ref is not None and (not isinstance(ref, str) or not 0 < len(ref) <= REF_MAX):
-            return Refused(ref, error(None, "bad_ref", f"'ref' must be a string of 1-{REF_MAX} characters."), kind)
+            return Refused(ref, Error(None, "bad_ref", f"'ref' must be a string of 1-{REF_MAX} characters."), kind)
         action = frame.get("action")
         if not isinstance(action, dict):
-            return Refused(ref, error(ref, "malformed", "'action' must be a JSON object."), kind)
+            return Refused(ref, Error(ref, "malformed", "'action' must be a JSON object."), kind)
         return Act(ref, action)
     if kind == "chat":
         return Chat(ref, frame.get("text"))

@@ -25,8 +25,8 @@ from .events import (
     StateEvent,
 )
 from .games import GameService, LiveGame
+from .outbound import Chat, Closed, Host, Identity, Kicked, Outbound, Room, You
 from .patches import Step
-from .patches import encode as encode_json
 
 _NO_VIEW = -1  # no seat's view (seats are None or from 0)
 PATCH_ALWAYS = 256  # bytes: patches this small go out without a look at the full frame's size
@@ -34,12 +34,6 @@ PATCH_ALWAYS = 256  # bytes: patches this small go out without a look at the ful
 # seconds between two room frames of one room: the changes that come meanwhile (sockets
 # opening and closing, people joining) go out together in one frame once the time is up
 ROOM_FRAME_GAP = 0.25
-
-# sent to every socket when the process shuts down (docs/protocol.md, "reconnect")
-RECONNECT_FRAME = {
-    "type": "reconnect",
-    "message": "This server is restarting. Connect again and send hello with your last seq.",
-}
 
 
 class RoomReads(Protocol):
@@ -167,8 +161,9 @@ class Hub:
         for conn in list(conns):
             self.send_update(conn, live, newest)
 
-    def fan_out(self, room_id: str, payload: dict[str, Any]) -> None:
-        text = encode_json(payload)
+    def fan_out(self, room_id: str, frame: Outbound) -> None:
+        """``frame`` to every connection of the room, encoded once."""
+        text = frame.encode()
         for conn in list(self.rooms.get(room_id, ())):
             conn.send_text(text)
 
@@ -192,9 +187,9 @@ class Hub:
             case RoomEvent(snapshot=snap):
                 await self._send_room(room_id, snap)
             case ChatEvent(chat=chat):
-                self.fan_out(room_id, {"type": "chat", **chat})
+                self.fan_out(room_id, Chat(chat))
             case HostEvent(member=member, message=message):
-                self.fan_out(room_id, {"type": "host", "member_id": member, "message": message})
+                self.fan_out(room_id, Host(member, message))
             case SeatsEvent():
                 await self._tell_identities(room_id)
             case StartedEvent(game=game, snapshot=snap):
@@ -206,11 +201,11 @@ class Hub:
             case KickedEvent(member=member, message=message):
                 for conn in list(self.rooms.get(room_id, ())):
                     if conn.member_id == member:
-                        conn.send_json({"type": "kicked", "message": message})
+                        conn.send_frame(Kicked(message))
                         conn.finish()
             case ClosedEvent(message=message):
                 for conn in list(self.rooms.get(room_id, ())):
-                    conn.send_json({"type": "closed", "message": message})
+                    conn.send_frame(Closed(message))
                     conn.finish()
 
     async def _send_room(self, room_id: str, snap: RoomSnapshot | None, at_once: bool = False) -> None:
@@ -244,7 +239,7 @@ class Hub:
         if room_id not in self.rooms:
             return
         self.room_sent_at[room_id] = asyncio.get_running_loop().time()
-        self.fan_out(room_id, {"type": "room", "room": snap.for_online(self.online_members(room_id))})
+        self.fan_out(room_id, Room(snap.for_online(self.online_members(room_id))))
 
     def _tell_seats(self, room_id: str, live: LiveGame) -> None:
         """A game began: each connection is told its member's seat in it, if that is not the
@@ -256,15 +251,7 @@ class Hub:
             seat = live.seat_of(conn.member_id)
             if seat != conn.seat:
                 conn.seat = seat
-                you = {
-                    "member_id": conn.member_id,
-                    "name": conn.name,
-                    "seat": seat,
-                    "host": conn.host,
-                    "away": conn.away,
-                    "muted": conn.muted,
-                }
-                conn.send_json({"type": "you", "you": you})
+                conn.send_frame(You(conn.identity()))
 
     async def _tell_identities(self, room_id: str) -> None:
         """Seats, the host or a mute changed: each connection is told who its member is now."""
@@ -276,4 +263,4 @@ class Hub:
             told = (conn.seat, conn.host, conn.away, conn.muted)
             if (you["seat"], you["host"], you["away"], you["muted"]) != told:
                 conn.seat, conn.host, conn.away, conn.muted = you["seat"], you["host"], you["away"], you["muted"]
-                conn.send_json({"type": "you", "you": you})
+                conn.send_frame(You(Identity(**you)))

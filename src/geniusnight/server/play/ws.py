@@ -24,11 +24,11 @@ from ..limits import RateLimit, SocketCount
 from ..origin import origin_allowed, says_where_from
 from ..rooms.party import PartyNight
 from ..rooms.usecases import RoomUseCases
-from . import frames
+from . import frames, outbound
 from .connection import Connection, TokenBucket
-from .frames import Act, Chat, Hello, Ping, Refused, Unknown, error
+from .frames import Act, Chat, Hello, Ping, Refused, Unknown
 from .games import GameService
-from .hub import RECONNECT_FRAME, Hub
+from .hub import Hub
 
 log = logging.getLogger(__name__)
 
@@ -86,13 +86,13 @@ async def room_socket(ws: WebSocket, receive: Receive, send: Send, ports: Socket
     await ws.accept()
     if refused is not None:
         with contextlib.suppress(Exception):
-            await ws.send_json(error(None, refused, SOCKET_REFUSALS[refused]))
+            await ws.send_text(outbound.Error(None, refused, SOCKET_REFUSALS[refused]).encode())
             await ws.close(code=4429)
         return
     try:
         if ports.lifecycle.draining:  # accepted just before the listener closed
             with contextlib.suppress(Exception):
-                await ws.send_json(RECONNECT_FRAME)
+                await ws.send_text(outbound.Reconnect().encode())
                 await ws.close(code=1012)
             return
         # a task of its own: every time the connection's coroutine resumes (each frame in,
@@ -149,19 +149,19 @@ async def _admit(ws: WebSocket, send: Send, ports: SocketPorts, room_id: str) ->
         # the cookie authenticates only a socket whose browser said where it comes from
         if not says_where_from(ws.headers) and ws.cookies.get(cookie_name(room_id)):
             message = "Send your token in hello, or connect from this site's pages."
-            await ws.send_json(error(None, "bad_origin", message))
+            await ws.send_text(outbound.Error(None, "bad_origin", message).encode())
             await ws.close(code=4403)
             return None
         token = ws.cookies.get(cookie_name(room_id))
     try:
         admitted = await ports.rooms.admit(room_id, token)
     except ApiError as e:
-        await ws.send_json(error(None, e.code, e.message))
+        await ws.send_text(outbound.Error(None, e.code, e.message).encode())
         await ws.close(code=4401 if e.code == "not_member" else 4404)
         return None
     if ports.hub.member_sockets(room_id, admitted.member_id) >= settings.ws_per_member:
         message = f"You have {settings.ws_per_member} connections open in this room; close one (a tab) first."
-        await ws.send_json(error(None, "too_many_tabs", message))
+        await ws.send_text(outbound.Error(None, "too_many_tabs", message).encode())
         await ws.close(code=4429)
         return None
     conn = Connection(
@@ -188,12 +188,12 @@ async def _admit_screen(
     try:
         await ports.party.admit_screen(room_id, hello.screen)
     except ApiError as e:
-        await ws.send_json(error(None, e.code, e.message))
+        await ws.send_text(outbound.Error(None, e.code, e.message).encode())
         await ws.close(code=4401 if e.status == 401 else 4404)
         return None
     if ports.hub.member_sockets(room_id, None) >= settings.ws_per_member:
         message = f"This room has {settings.ws_per_member} shared screens open; close one first."
-        await ws.send_json(error(None, "too_many_tabs", message))
+        await ws.send_text(outbound.Error(None, "too_many_tabs", message).encode())
         await ws.close(code=4429)
         return None
     conn = Connection(send=send, room_id=room_id, member_id=None, seat=None, name="", patches=hello.patches)
@@ -206,22 +206,7 @@ async def _welcome(ports: SocketPorts, conn: Connection, hello: Hello) -> None:
     or only the patches since the view the hello says the client holds."""
     chat = await ports.rooms.recent_chat(conn.room_id)
     snap = await ports.rooms.snapshot(conn.room_id)
-    conn.send_json(
-        {
-            "type": "welcome",
-            "seat": conn.seat,
-            "room": snap,
-            "you": {
-                "member_id": conn.member_id,
-                "name": conn.name,
-                "seat": conn.seat,
-                "host": conn.host,
-                "away": conn.away,
-                "muted": conn.muted,
-            },
-            "chat": chat,
-        }
-    )
+    conn.send_frame(outbound.Welcome(conn.seat, snap, conn.identity(), chat))
     await _send_current_state(ports, conn, snap.get("game_id") if snap else None, hello)
 
 
@@ -234,16 +219,18 @@ async def _hello(ws: WebSocket, max_bytes: int, seconds: float) -> Hello | None:
         try:
             text = await asyncio.wait_for(ws.receive_text(), max(0.0, deadline - loop.time()))
         except TimeoutError:
-            await ws.send_json(error(None, "hello_timeout", "Say hello first."))
+            await ws.send_text(outbound.Error(None, "hello_timeout", "Say hello first.").encode())
             await ws.close(code=4408)
             return None
         frame = frames.read(text, max_bytes)
         if isinstance(frame, Hello):
             return frame
         if isinstance(frame, Refused) and frame.type is None:
-            await ws.send_json(frame.error)  # not even a frame
+            await ws.send_text(frame.error.encode())  # not even a frame
         else:
-            await ws.send_json(error(None, "hello_first", 'The first frame must be {"type": "hello"}.'))
+            await ws.send_text(
+                outbound.Error(None, "hello_first", 'The first frame must be {"type": "hello"}.').encode()
+            )
 
 
 async def _send_current_state(ports: SocketPorts, conn: Connection, game_id: int | None, hello: Hello) -> None:
@@ -269,32 +256,32 @@ async def _serve(receive: Receive, ports: SocketPorts, conn: Connection) -> None
             return
         text = message.get("text")
         if text is None:
-            conn.send_json(error(None, "malformed", "Send text frames with JSON."))
+            conn.send_frame(outbound.Error(None, "malformed", "Send text frames with JSON."))
             continue
         frame = frames.read(text, settings.max_frame_bytes)
         if not bucket.take():
-            conn.send_json(error(frame.ref, "rate_limited", "Too many frames; slow down."))
+            conn.send_frame(outbound.Error(frame.ref, "rate_limited", "Too many frames; slow down."))
             continue
         match frame:
             case Refused(error=refusal):
-                conn.send_json(refusal)
+                conn.send_frame(refusal)
             case Act():
                 await _act(ports, conn, frame)
             case Hello():
                 # a client that saw a gap in seq asks again: send the room and the current state
                 snap = await ports.rooms.snapshot(conn.room_id)
                 if snap is not None:
-                    conn.send_json({"type": "room", "room": snap})
+                    conn.send_frame(outbound.Room(snap))
                     await _send_fresh_state(ports, conn, snap.get("game_id"))
             case Chat(ref=ref, text=said):
                 try:
                     await ports.rooms.say_as(conn.room_id, conn.member_id, said)
                 except ApiError as e:
-                    conn.send_json(error(ref, e.code, e.message))
+                    conn.send_frame(outbound.Error(ref, e.code, e.message))
             case Ping(ref=ref):
-                conn.send_json({"type": "pong", "ref": ref})
+                conn.send_frame(outbound.Pong(ref))
             case Unknown(ref=ref, type=kind):
-                conn.send_json(error(ref, "unknown_type", f"Unknown frame type {kind!r}."))
+                conn.send_frame(outbound.Error(ref, "unknown_type", f"Unknown frame type {kind!r}."))
 
 
 async def _send_fresh_state(ports: SocketPorts, conn: Connection, game_id: int | None) -> None:
@@ -307,19 +294,19 @@ async def _send_fresh_state(ports: SocketPorts, conn: Connection, game_id: int |
 async def _act(ports: SocketPorts, conn: Connection, frame: Act) -> None:
     ref, action = frame.ref, frame.action
     if conn.seat is None:
-        conn.send_json(error(ref, "spectator", "Spectators can watch but not play."))
+        conn.send_frame(outbound.Error(ref, "spectator", "Spectators can watch but not play."))
         return
     # the newest game this connection was sent a state of is the room's current one
     snap_game = max(conn.last_seq) if conn.last_seq else None
     if snap_game is None:
-        conn.send_json(error(ref, "no_game", "The game has not started."))
+        conn.send_frame(outbound.Error(ref, "no_game", "The game has not started."))
         return
     if action.get("type") == "timeout":
-        conn.send_json(error(ref, "system_only", "Only the server applies timeouts."))
+        conn.send_frame(outbound.Error(ref, "system_only", "Only the server applies timeouts."))
         return
     assert conn.member_id is not None
     outcome = await ports.games.submit_for(snap_game, conn.member_id, action, ref)
     if outcome.ok:
-        conn.send_json({"type": "ack", "ref": ref, "seq": outcome.seq, "duplicate": outcome.duplicate})
+        conn.send_frame(outbound.Ack(ref, outcome.seq, outcome.duplicate))
     else:
-        conn.send_json(error(ref, outcome.code, outcome.message))
+        conn.send_frame(outbound.Error(ref, outcome.code, outcome.message))

@@ -1,0 +1,166 @@
+"""Every frame the server sends on the websocket (docs/protocol.md, "Websocket"), each a
+typed value that owns its encoding: ``encode()`` gives the frame's text, compact JSON as
+:func:`.patches.encode` writes it, with its keys in the order the protocol shows them.
+
+The frames come from here and nowhere else, so a frame's shape is written once; the
+websocket route, the hub and the shutdown only choose which frame to send and to whom.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from .patches import encode as encode_json
+
+
+class Outbound(Protocol):
+    """A frame the server sends."""
+
+    def encode(self) -> str:
+        """The frame's text, as it goes on the wire."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class Identity:
+    """Who a socket's member is: ``you`` in the welcome and ``you`` frames."""
+
+    member_id: int | None
+    name: str
+    seat: int | None
+    host: bool
+    away: bool
+    muted: bool
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "member_id": self.member_id,
+            "name": self.name,
+            "seat": self.seat,
+            "host": self.host,
+            "away": self.away,
+            "muted": self.muted,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Welcome:
+    """The first frame after a hello: the room, who you are, recent chat."""
+
+    seat: int | None
+    room: dict[str, Any] | None
+    you: Identity
+    chat: list[dict[str, Any]]
+
+    def encode(self) -> str:
+        return encode_json(
+            {"type": "welcome", "seat": self.seat, "room": self.room, "you": self.you.as_json(), "chat": self.chat}
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Ack:
+    """A move was committed (or had been, under the same ``ref``: ``duplicate``)."""
+
+    ref: str | None
+    seq: int
+    duplicate: bool
+
+    def encode(self) -> str:
+        return encode_json({"type": "ack", "ref": self.ref, "seq": self.seq, "duplicate": self.duplicate})
+
+
+@dataclass(frozen=True, slots=True)
+class Error:
+    """A frame or a move was refused; ``ref`` is named back if it is a string or a number."""
+
+    ref: Any
+    code: str
+    message: str
+
+    def encode(self) -> str:
+        ref = self.ref if isinstance(self.ref, str | int) else None
+        return encode_json({"type": "error", "ref": ref, "code": self.code, "message": self.message})
+
+
+@dataclass(frozen=True, slots=True)
+class Pong:
+    """The answer to a ping: its ``ref``, as it came."""
+
+    ref: Any
+
+    def encode(self) -> str:
+        return encode_json({"type": "pong", "ref": self.ref})
+
+
+@dataclass(frozen=True, slots=True)
+class Room:
+    """The room as it is now (seats, who is online, the game, the settings)."""
+
+    room: dict[str, Any]
+
+    def encode(self) -> str:
+        return encode_json({"type": "room", "room": self.room})
+
+
+@dataclass(frozen=True, slots=True)
+class Chat:
+    """A chat line, its fields (``id``, ``name``, ``seat``, ``text``, ``at``) as the room
+    stored them."""
+
+    chat: dict[str, Any]
+
+    def encode(self) -> str:
+        return encode_json({"type": "chat", **self.chat})
+
+
+@dataclass(frozen=True, slots=True)
+class Host:
+    """The host role moved to ``member_id`` (None: nobody is left to take it)."""
+
+    member_id: int | None
+    message: str
+
+    def encode(self) -> str:
+        return encode_json({"type": "host", "member_id": self.member_id, "message": self.message})
+
+
+@dataclass(frozen=True, slots=True)
+class You:
+    """Who the socket's member is now (a seat, the host role, a stand-in or a mute changed)."""
+
+    you: Identity
+
+    def encode(self) -> str:
+        return encode_json({"type": "you", "you": self.you.as_json()})
+
+
+@dataclass(frozen=True, slots=True)
+class Kicked:
+    """The member was removed from the room; the socket closes after this frame."""
+
+    message: str
+
+    def encode(self) -> str:
+        return encode_json({"type": "kicked", "message": self.message})
+
+
+@dataclass(frozen=True, slots=True)
+class Closed:
+    """The room was closed; the socket closes after this frame."""
+
+    message: str
+
+    def encode(self) -> str:
+        return encode_json({"type": "closed", "message": self.message})
+
+
+@dataclass(frozen=True, slots=True)
+class Reconnect:
+    """The process is shutting down: connect again (to another one) and resume."""
+
+    message: str = "This server is restarting. Connect again and send hello with your last seq."
+
+    def encode(self) -> str:
+        return encode_json({"type": "reconnect", "message": self.message})

@@ -1,0 +1,90 @@
+"""Every frame the server sends encodes to the shape docs/protocol.md shows: the same keys, in
+the same order, as compact JSON."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from geniusnight.server.play import outbound
+from geniusnight.server.play.frames import Refused, read
+
+PROTOCOL = (Path(__file__).parents[2] / "docs" / "protocol.md").read_text()
+YOU = outbound.Identity(member_id=3, name="Ada", seat=0, host=True, away=False, muted=False)
+
+
+def keys(shape: str) -> list[str]:
+    """The top-level keys of a frame as the protocol writes it: ``{"type": "chat", "id", ...}``
+    (a key alone, or with a value, which may nest and is passed over)."""
+    found, depth, before = [], 0, ""
+    for token in re.findall(r'"(?:[^"\\]|\\.)*"|[{}\[\],:]', shape):
+        if token in "{[":
+            depth += 1
+        elif token in "}]":
+            depth -= 1
+        elif token.startswith('"') and depth == 1 and before in "{,":
+            found.append(json.loads(token))
+        before = token
+    return found
+
+
+def documented(shape: str) -> list[str]:
+    assert shape in " ".join(PROTOCOL.split()), f"docs/protocol.md no longer shows {shape}"
+    return keys(shape)
+
+
+FRAMES: list[tuple[Any, str]] = [
+    (
+        outbound.Welcome(seat=0, room={"code": "AB12"}, you=YOU, chat=[]),
+        '{"type": "welcome", "seat": 0 | null, "room": {...}, '
+        '"you": {"member_id", "name", "seat", "host", "away", "muted"}, "chat": [...]}',
+    ),
+    (outbound.Ack("c-17", 13, False), '{"type": "ack", "ref": "c-17", "seq": 13, "duplicate": false}'),
+    (
+        outbound.Error("c-17", "not_your_turn", "It is Ada's turn."),
+        '{"type": "error", "ref": "c-17", "code": "not_your_turn", "message": "It is Ada\'s turn."}',
+    ),
+    (outbound.Pong("p"), '{"type": "pong", "ref"}'),
+    (outbound.Room({"code": "AB12"}), '{"type": "room", "room": {...}}'),
+    (
+        outbound.Chat({"id": 1, "name": "Ada", "seat": 0, "text": "hi", "at": "2026-12-07T12:00:00"}),
+        '{"type": "chat", "id", "name", "seat", "text", "at"}',
+    ),
+    (outbound.You(YOU), '{"type": "you", "you": {"member_id", "name", "seat", "host", "away", "muted"}}'),
+    (outbound.Host(4, "Bo is the host now."), '{"type": "host", "member_id", "message"}'),
+    (outbound.Kicked("You were removed."), '{"type": "kicked", "message"}'),
+    (outbound.Closed("This room was closed."), '{"type": "closed", "message"}'),
+    (outbound.Reconnect(), '{"type": "reconnect", "message": "This server is restarting. ..."}'),
+]
+
+
+@pytest.mark.parametrize(("frame", "shape"), FRAMES, ids=[type(f).__name__ for f, _ in FRAMES])
+def test_each_frame_encodes_to_the_documented_shape(frame: Any, shape: str) -> None:
+    text = frame.encode()
+    value = json.loads(text)
+    assert list(value) == documented(shape)
+    assert value["type"] == json.loads(shape.split(",")[0] + "}")["type"]
+    assert text == json.dumps(value, separators=(",", ":"), ensure_ascii=False)  # compact, as ever
+
+
+def test_you_is_the_same_identity_in_welcome_and_you_frames() -> None:
+    you = ["member_id", "name", "seat", "host", "away", "muted"]
+    assert list(json.loads(outbound.You(YOU).encode())["you"]) == you
+    assert json.loads(outbound.Welcome(None, None, YOU, []).encode())["you"] == YOU.as_json()
+
+
+def test_frames_encode_byte_for_byte_as_before() -> None:
+    assert outbound.Ack("c-1", 2, True).encode() == '{"type":"ack","ref":"c-1","seq":2,"duplicate":true}'
+    assert outbound.Chat({"id": 1, "text": "é"}).encode() == '{"type":"chat","id":1,"text":"é"}'
+    assert outbound.Pong({"any": 1}).encode() == '{"type":"pong","ref":{"any":1}}'
+
+
+def test_an_error_names_a_ref_only_if_it_is_a_string_or_a_number() -> None:
+    assert json.loads(outbound.Error(7, "c", "m").encode())["ref"] == 7
+    assert json.loads(outbound.Error({"x": 1}, "c", "m").encode())["ref"] is None
+    refused = read('{"type": "act", "ref": 5, "action": {}}', 1024)
+    assert isinstance(refused, Refused) and json.loads(refused.error.encode())["ref"] is None
