@@ -12,6 +12,7 @@ import pytest
 
 from geniusnight.server.play import outbound
 from geniusnight.server.play.frames import Refused, read
+from geniusnight.server.play.patches import Step
 
 PROTOCOL = (Path(__file__).parents[2] / "docs" / "protocol.md").read_text()
 YOU = outbound.Identity(member_id=3, name="Ada", seat=0, host=True, away=False, muted=False)
@@ -88,3 +89,38 @@ def test_an_error_names_a_ref_only_if_it_is_a_string_or_a_number() -> None:
     assert json.loads(outbound.Error({"x": 1}, "c", "m").encode())["ref"] is None
     refused = read('{"type": "act", "ref": 5, "action": {}}', 1024)
     assert isinstance(refused, Refused) and json.loads(refused.error.encode())["ref"] is None
+
+
+def test_state_and_patch_frames_encode_to_the_documented_shape() -> None:
+    frames = outbound.StateFrames(
+        7, 12, None, {"board": [1]}, lambda seat: {"hand": [seat]} if seat is not None else {}
+    )
+    state = json.loads(frames.encode(0))
+    assert list(state) == documented(
+        '{"type": "state", "game_id": 7, "seq": 12, "deadline": <epoch ms or null>, "view": {...}, "seat": 0 | null}'
+    )
+    assert state == {
+        "type": "state",
+        "game_id": 7,
+        "seq": 12,
+        "deadline": None,
+        "view": {"board": [1], "hand": [0]},
+        "seat": 0,
+    }
+    assert json.loads(frames.encode(None))["view"] == {"board": [1]}
+    assert frames.encode(0) is frames.encode(0)  # one string for every connection of the seat
+
+    step = Step(12, 13, '{"op":"replace","path":"/board/0","value":2}', {0: '{"op":"add","path":"/hand/1","value":5}'})
+    patch = json.loads(outbound.PatchFrame(7, step, 1.5e12, 0).encode())
+    assert list(patch) == documented(
+        '{"type": "patch", "game_id": 7, "seq": 13, "base": 12, "deadline": <epoch ms or null>, '
+        '"seat": 0 | null, "ops": [{"op": "add", "path": "/board/31", "value": [...]}, ...]}'
+    )
+    assert patch["ops"] == [
+        {"op": "replace", "path": "/board/0", "value": 2},
+        {"op": "add", "path": "/hand/1", "value": 5},
+    ]
+    assert outbound.PatchFrame(7, step, 1.5e12, None).encode() == (
+        '{"type":"patch","game_id":7,"seq":13,"base":12,"deadline":1500000000000.0,"seat":null,'
+        '"ops":[{"op":"replace","path":"/board/0","value":2}]}'
+    )

@@ -177,7 +177,7 @@ def test_only_the_newest_step_and_seq_keep_their_encoded_frames(game: str) -> No
             live.step_text(step, seat)
     steps = list(live.observe(KEEP).steps)
     assert len(steps[-1].frames) == 5 and not any(step.frames for step in steps[:-1])
-    assert live._frames == {}  # the full frames of the first seq went with it
+    assert live._frames is None  # the full frames of the first seq went with it
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -17,6 +17,7 @@ from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from functools import partial
 from typing import Any
 
 from ...clock import Clock, SystemClock
@@ -27,8 +28,8 @@ from ...storage.models import Game
 from ...storage.movelog import MoveLog, NewMove, SeqTaken
 from .. import metrics
 from ..replay.replayer import initial_state, steps
+from .outbound import PatchFrame, StateFrames
 from .patches import History, Step
-from .patches import encode as _dumps
 from .refusals import Refusal, RefusalLog
 
 log = logging.getLogger(__name__)
@@ -59,10 +60,9 @@ class LiveGame:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     used_at: float = field(default_factory=time.monotonic)  # for the cache's idle and LRU rules
     submitting: int = 0  # moves on their way through the pipeline (the cache keeps the game)
-    # encoded ``state`` frames of the current seq and deadline, by seat (see state_text)
+    # the ``state`` frames of the current seq and deadline (see state_text)
     _frames_key: tuple[int, datetime | None] | None = field(default=None, repr=False)
-    _frame_open: str = field(default="", repr=False)
-    _frames: dict[int | None, str] = field(default_factory=dict, repr=False)
+    _frames: StateFrames | None = field(default=None, repr=False)
     # by seat: the length of the last ``state`` frame encoded for it (see state_size)
     _frame_sizes: dict[int | None, int] = field(default_factory=dict, repr=False)
     # the views patch frames were last computed from, and the steps since (see patch_texts)
@@ -109,23 +109,22 @@ class LiveGame:
     def state_text(self, seat: int | None) -> str:
         """The encoded ``state`` frame for ``seat``. The part of the view every seat sees
         alike is built and encoded once per seq; each seat adds only its own part, and every
-        connection of that seat (or every spectator) gets the same string."""
+        connection of that seat (or every spectator) gets the same string (see StateFrames)."""
         key = (self.seq, self.deadline_at)
-        if self._frames_key != key:
-            deadline = self.deadline_at.timestamp() * 1000 if self.deadline_at else None
-            head = _dumps({"type": "state", "game_id": self.id, "seq": self.seq, "deadline": deadline})
-            shared = _dumps(self.engine.shared_view(self.state))
-            self._frame_open = f'{head[:-1]},"view":{shared[:-1]}'
-            self._frames = {}
+        frames = self._frames
+        if frames is None or self._frames_key != key:
+            engine, state = self.engine, self.state
+            frames = self._frames = StateFrames(
+                self.id, self.seq, self.deadline_ms(), engine.shared_view(state), partial(engine.seat_view, state)
+            )
             self._frames_key = key
-        text = self._frames.get(seat)
-        if text is None:
-            own = _dumps(self.engine.seat_view(self.state, seat))
-            close = f'}},"seat":{_dumps(seat)}}}'
-            text = self._frame_open + (close if own == "{}" else f",{own[1:-1]}{close}")
-            self._frames[seat] = text
-            self._frame_sizes[seat] = len(text)
+        text = frames.encode(seat)
+        self._frame_sizes[seat] = len(text)
         return text
+
+    def deadline_ms(self) -> float | None:
+        """When the current phase's time limit passes, in epoch milliseconds (frames say so)."""
+        return self.deadline_at.timestamp() * 1000 if self.deadline_at else None
 
     def state_size(self, seat: int | None) -> int:
         """About the length of ``seat``'s ``state`` frame now: that of the last one encoded.
@@ -154,7 +153,7 @@ class LiveGame:
             if self._frames_key is not None and self._frames_key[0] != self.seq:
                 # full frames of an older seq are never sent again: let them go now rather than
                 # when the next full frame is encoded (most games never need one again)
-                self._frames, self._frame_open, self._frames_key = {}, "", None
+                self._frames, self._frames_key = None, None
         return history
 
     def patch_texts(self, seat: int | None, base: int, keep: int) -> list[str] | None:
@@ -173,16 +172,7 @@ class LiveGame:
         of that seat."""
         text = step.frames.get(seat)
         if text is None:
-            # the frame {"type": "patch", ..., "seat": seat, "ops": shared + own}; its head,
-            # alike for every seat, is written once per step (it holds only numbers and null)
-            head = step.head
-            if not head:
-                deadline = _dumps(self.deadline_at.timestamp() * 1000 if self.deadline_at else None)
-                head = step.head = (
-                    f'{{"type":"patch","game_id":{self.id},"seq":{step.seq},"base":{step.base},'
-                    f'"deadline":{deadline},"seat":'
-                )
-            text = step.frames[seat] = f'{head}{"null" if seat is None else seat},"ops":[{step.ops_text(seat)}]}}'
+            text = step.frames[seat] = PatchFrame(self.id, step, self.deadline_ms(), seat).encode()
         return text
 
 

@@ -4,13 +4,18 @@ typed value that owns its encoding: ``encode()`` gives the frame's text, compact
 
 The frames come from here and nowhere else, so a frame's shape is written once; the
 websocket route, the hub and the shutdown only choose which frame to send and to whom.
+``state`` and ``patch`` frames are encoded once per seat and seq, and every connection of
+that seat shares the text: :class:`StateFrames` keeps them for one seq, and a
+:class:`PatchFrame`'s text is kept by the live game on its step (``LiveGame.step_text``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from .patches import Step
 from .patches import encode as encode_json
 
 
@@ -164,3 +169,56 @@ class Reconnect:
 
     def encode(self) -> str:
         return encode_json({"type": "reconnect", "message": self.message})
+
+
+class StateFrames:
+    """The ``state`` frame of each seat at one seq (and deadline) of one game: the view's part
+    every seat sees alike (``shared``) is encoded once, with the frame's head; each seat's frame
+    adds its own part (``seat_view``), once, and every connection of that seat (or every
+    spectator) gets the same string."""
+
+    __slots__ = ("_open", "_seat_view", "_texts")
+
+    def __init__(
+        self,
+        game_id: int,
+        seq: int,
+        deadline: float | None,  # epoch ms
+        shared: dict[str, Any],
+        seat_view: Callable[[int | None], dict[str, Any]],
+    ) -> None:
+        head = encode_json({"type": "state", "game_id": game_id, "seq": seq, "deadline": deadline})
+        self._open = f'{head[:-1]},"view":{encode_json(shared)[:-1]}'
+        self._seat_view = seat_view
+        self._texts: dict[int | None, str] = {}
+
+    def encode(self, seat: int | None) -> str:
+        text = self._texts.get(seat)
+        if text is None:
+            own = encode_json(self._seat_view(seat))
+            close = f'}},"seat":{encode_json(seat)}}}'
+            text = self._open + (close if own == "{}" else f",{own[1:-1]}{close}")
+            self._texts[seat] = text
+        return text
+
+
+@dataclass(frozen=True, slots=True)
+class PatchFrame:
+    """``seat``'s ``patch`` frame for one ``step`` of a game: the operations that take its view
+    from the step's base to its seq. The frame's head, alike for every seat, is written once
+    per step and kept on it (it holds only numbers and null)."""
+
+    game_id: int
+    step: Step
+    deadline: float | None  # epoch ms
+    seat: int | None
+
+    def encode(self) -> str:
+        step, seat = self.step, self.seat
+        head = step.head
+        if not head:
+            head = step.head = (
+                f'{{"type":"patch","game_id":{self.game_id},"seq":{step.seq},"base":{step.base},'
+                f'"deadline":{encode_json(self.deadline)},"seat":'
+            )
+        return f'{head}{"null" if seat is None else seat},"ops":[{step.ops_text(seat)}]}}'
