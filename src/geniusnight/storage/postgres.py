@@ -57,6 +57,12 @@ RETRYABLE_SQLSTATES = frozenset({"40P01", "40001"})
 APPEND_TRIES = 5
 
 
+def lost_to_another_transaction(e: DBAPIError) -> bool:
+    """Whether PostgreSQL failed ``e``'s transaction as a deadlock or a serialization race:
+    nothing of it was committed, and it may be run again."""
+    return getattr(e.orig, "sqlstate", None) in RETRYABLE_SQLSTATES
+
+
 class PostgresMoveLog(CoreMoveLog):
     """The move log through SQLAlchemy's async engine: Core statements, each run once for the
     whole batch (``executemany``). PostgreSQL's; and a SQLite database in memory (tests,
@@ -72,7 +78,7 @@ class PostgresMoveLog(CoreMoveLog):
             except IntegrityError as e:
                 raise SeqTaken(str(e.orig)) from e
             except DBAPIError as e:
-                if getattr(e.orig, "sqlstate", None) not in RETRYABLE_SQLSTATES or attempt == APPEND_TRIES - 1:
+                if not lost_to_another_transaction(e) or attempt == APPEND_TRIES - 1:
                     raise
                 await asyncio.sleep(random.uniform(0, 0.005 * (attempt + 1)))
 

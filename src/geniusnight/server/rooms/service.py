@@ -23,12 +23,13 @@ from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 from sqlalchemy import Connection, Table, bindparam, func, insert, select, update
-from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from ...engines import ENGINES, Engine, IllegalAction, get_engine
 from ...storage.models import ChatMessage, Game, GameSeat, Member, Room, RoomEvent, RoomStatus, dumps_json
-from ...storage.postgres import RETRYABLE_SQLSTATES
+from ...storage.postgres import lost_to_another_transaction
+from ...storage.sqlite import is_locked
 from ..edge import FORBIDDEN_TEXT, BadInput, check_value
 from ..errors import ApiError
 from ..play.events import RoomSnapshot
@@ -143,9 +144,7 @@ def lost_race(e: DBAPIError) -> bool:
     """Whether ``e`` only says that another transaction got there first (SQLite: another
     process holds the write lock; PostgreSQL: a deadlock or a serialization failure), so that
     the transaction may be tried again from what is there now."""
-    if getattr(e.orig, "sqlstate", None) in RETRYABLE_SQLSTATES:
-        return True
-    return isinstance(e, OperationalError) and "locked" in str(e.orig)
+    return lost_to_another_transaction(e) or is_locked(e)
 
 
 def lock_room(conn: Connection, room_id: str) -> None:
