@@ -183,13 +183,19 @@ async def brainiac_with_disputes(page: Page, n: int) -> bool:
 async def test_genius_idea_controls_stay_on_a_phones_screen(
     server: ServerProcess, browser: Browser, width: int, height: int
 ) -> None:
-    # the phone and two bots: three rounds, in which the phone is Riddler, Disruptor and Solver
-    pages = await open_room(browser, server.base, "genius-idea", ["Ada"], bots=["sharp", "sharp"])
-    await pages[0].set_viewport_size({"width": width, "height": height})
-    checked = await play_checking_each_phase(pages, "genius-idea", GENIUS_IDEA, genius_step, "gi-result")
+    # the phone and two bots: three rounds, in which the phone is Riddler, Disruptor and Solver.
+    # The Riddler orders only from the second hint on; a bot that solves the phone's riddle on
+    # its first hint skips that phase, so a game without it is followed by another (at most 3).
+    checked: set[str] = set()
+    for _ in range(3):
+        pages = await open_room(browser, server.base, "genius-idea", ["Ada"], bots=["sharp", "sharp"])
+        await pages[0].set_viewport_size({"width": width, "height": height})
+        checked |= await play_checking_each_phase(pages, "genius-idea", GENIUS_IDEA, genius_step, "gi-result")
+        await expect(pages[0].get_by_test_id("gi-history").locator("[data-round]")).to_have_count(3)
+        await close_all(pages)
+        if "order" in checked:
+            break
     assert checked == set(GENIUS_IDEA)
-    await expect(pages[0].get_by_test_id("gi-history").locator("[data-round]")).to_have_count(3)
-    await close_all(pages)
 
 
 @pytest.mark.parametrize(("width", "height"), SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
