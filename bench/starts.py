@@ -90,7 +90,12 @@ def main() -> int:
         url = f"sqlite+aiosqlite:///{Path(tmp) / 'starts.db'}"
         db_upgrade(url)
         port = free_port()
-        env = {**os.environ, "GENIUSNIGHT_ROOMS_PER_MINUTE": "1000000", "GENIUSNIGHT_WS_PER_ADDRESS": "100000"}
+        env = {
+            **os.environ,
+            "GENIUSNIGHT_ROOMS_PER_MINUTE": "1000000",
+            "GENIUSNIGHT_WS_PER_ADDRESS": "100000",
+            "GENIUSNIGHT_WS_CONNECTS_PER_MINUTE": "1000000",
+        }
         argv = [sys.executable, "-m", "geniusnight.cli", "serve", "--no-migrate", "--port", str(port)]
         server = Server([*argv, "--database-url", url], env, port).start()
         try:
