@@ -63,8 +63,15 @@ class Player:
             held = self.state
             if held.get("game_id") == frame["game_id"] and held.get("seq") == frame["base"]:
                 view = apply_patch(held["view"], frame["ops"])
-                keys = ("game_id", "seq", "deadline", "seat")
-                self.state = {"type": "state", **{k: frame[k] for k in keys}, "view": view}
+                # a patch names a deadline only when there is one, and keeps the held seat
+                self.state = {
+                    "type": "state",
+                    "game_id": frame["game_id"],
+                    "seq": frame["seq"],
+                    "deadline": frame.get("deadline"),
+                    "seat": held["seat"],
+                    "view": view,
+                }
             else:
                 self.stale += 1
         return frame

@@ -99,7 +99,8 @@ export class RoomSocket {
           this.resync();
           return;
         }
-        this.show({ type: "state", game_id: frame.game_id, seq: frame.seq, deadline: frame.deadline, seat: frame.seat, view });
+        // a patch names a deadline only when there is one, and applies to the seat held
+        this.show({ type: "state", game_id: frame.game_id, seq: frame.seq, deadline: frame.deadline ?? null, seat: held.seat, view });
         break;
       }
       case "ack": {

@@ -94,7 +94,8 @@ async def test_a_living_room_plays_by_code_with_a_shared_screen(server: ServerPr
     # the screen got nothing but a spectator's frames: no seat, no one's secret
     views = [f for f in frames if f["type"] in ("state", "patch")]
     assert len(views) >= 8
-    assert all(f["seat"] is None for f in views)
+    assert all(f["seat"] is None for f in views if f["type"] == "state")  # a patch keeps the state's seat
+    assert views[0]["type"] == "state"
     assert not [f for f in frames if f["type"] in ("you", "error", "kicked")]
     assert not [f for f in frames if '"secret":' in json.dumps(f)], "a seat's secret reached the screen"
     welcome = next(f for f in frames if f["type"] == "welcome")

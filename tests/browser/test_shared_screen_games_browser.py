@@ -177,7 +177,7 @@ async def screen_saw_nothing_private(
     for frame in frames:
         if frame["type"] not in ("state", "patch"):
             continue
-        assert frame["seat"] is None
+        assert frame.get("seat") is None  # a state's seat is None; a patch keeps it
         seq = frame["seq"]
         text = json.dumps(frame)
         for secret in secret_texts(engine_id, states[seq], None):

@@ -15,7 +15,7 @@ function open(handlers = {}) {
 }
 
 const full = (seq, view) => ({ type: "state", game_id: 7, seq, seat: 0, deadline: null, view });
-const patch = (base, seq, ops) => ({ type: "patch", game_id: 7, base, seq, seat: 0, deadline: null, ops });
+const patch = (base, seq, ops) => ({ type: "patch", game_id: 7, base, seq, ops }); // no seat, no clock
 
 test("the hello asks for patch frames and names no view before one is held", () => {
   const { socket, ws } = open();

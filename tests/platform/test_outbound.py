@@ -113,14 +113,22 @@ def test_state_and_patch_frames_encode_to_the_documented_shape() -> None:
     step = Step(12, 13, '{"op":"replace","path":"/board/0","value":2}', {0: '{"op":"add","path":"/hand/1","value":5}'})
     patch = json.loads(outbound.PatchFrame(7, step, 1.5e12, 0).encode())
     assert list(patch) == documented(
-        '{"type": "patch", "game_id": 7, "seq": 13, "base": 12, "deadline": <epoch ms or null>, '
-        '"seat": 0 | null, "ops": [{"op": "add", "path": "/board/31", "value": [...]}, ...]}'
+        '{"type": "patch", "game_id": 7, "seq": 13, "base": 12, "deadline": <epoch ms>, '
+        '"ops": [{"op": "add", "path": "/board/31", "value": [...]}, ...]}'
     )
     assert patch["ops"] == [
         {"op": "replace", "path": "/board/0", "value": 2},
         {"op": "add", "path": "/hand/1", "value": 5},
     ]
     assert outbound.PatchFrame(7, step, 1.5e12, None).encode() == (
-        '{"type":"patch","game_id":7,"seq":13,"base":12,"deadline":1500000000000.0,"seat":null,'
+        '{"type":"patch","game_id":7,"seq":13,"base":12,"deadline":1500000000000.0,'
         '"ops":[{"op":"replace","path":"/board/0","value":2}]}'
+    )
+    # no clock: no deadline at all (the seat's own operations follow the shared ones)
+    unclocked = Step(
+        12, 13, '{"op":"replace","path":"/board/0","value":2}', {1: '{"op":"add","path":"/hand/0","value":1}'}
+    )
+    assert outbound.PatchFrame(7, unclocked, None, 1).encode() == (
+        '{"type":"patch","game_id":7,"seq":13,"base":12,"ops":[{"op":"replace","path":"/board/0","value":2},'
+        '{"op":"add","path":"/hand/0","value":1}]}'
     )

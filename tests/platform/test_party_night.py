@@ -223,7 +223,7 @@ async def test_the_screen_gets_exactly_the_spectator_view_through_a_whole_game(d
             frame = await screen.recv(30)
             assert frame["type"] not in ("you", "kicked", "error"), frame
             if frame["type"] in ("state", "patch"):
-                assert frame["seat"] is None
+                assert screen.state["seat"] is None  # a patch keeps the seat of the state it applies to
                 views.append((screen.state["seq"], screen.state["view"]))
         await screen.close()
         export = (

@@ -206,7 +206,9 @@ class StateFrames:
 class PatchFrame:
     """``seat``'s ``patch`` frame for one ``step`` of a game: the operations that take its view
     from the step's base to its seq. The frame's head, alike for every seat, is written once
-    per step and kept on it (it holds only numbers and null)."""
+    per step and kept on it (it holds only numbers). A patch has no ``seat`` (it is the seat
+    of the view it applies to) and names a ``deadline`` only when there is one: the frame a
+    client gets after every move holds no more than it needs."""
 
     game_id: int
     step: Step
@@ -214,11 +216,11 @@ class PatchFrame:
     seat: int | None
 
     def encode(self) -> str:
-        step, seat = self.step, self.seat
+        step = self.step
         head = step.head
         if not head:
+            clock = "" if self.deadline is None else f'"deadline":{encode_json(self.deadline)},'
             head = step.head = (
-                f'{{"type":"patch","game_id":{self.game_id},"seq":{step.seq},"base":{step.base},'
-                f'"deadline":{encode_json(self.deadline)},"seat":'
+                f'{{"type":"patch","game_id":{self.game_id},"seq":{step.seq},"base":{step.base},{clock}"ops":['
             )
-        return f'{head}{"null" if seat is None else seat},"ops":[{step.ops_text(seat)}]}}'
+        return f"{head}{step.ops_text(self.seat)}]}}"

@@ -331,7 +331,7 @@ class Step:
     shared: str
     own: dict[int | None, str]
     frames: dict[int | None, str] = field(default_factory=dict)
-    head: str = ""  # the encoded patch frame up to its seat, once one was encoded
+    head: str = ""  # the encoded patch frame up to its operations, once one was encoded
 
     def ops_text(self, seat: int | None) -> str:
         """``seat``'s operations, shared first, as the JSON text inside a patch's brackets."""
