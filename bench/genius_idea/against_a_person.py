@@ -16,7 +16,7 @@ cards and all 5 hints, most telling first, and name their first, second and thir
     # 4. each reader writes D/answers-A.txt / -B.txt: ``Riddle 01: <first>, <second>, <third>``
     .venv/bin/python bench/genius_idea/against_a_person.py score D [D2 ...]
 
-The folders of the runs in docs/benchmarks.md are kept beside this file (``person-*``).
+The folders of the runs in docs/bots.md are kept beside this file (``person-*``).
 """
 
 from __future__ import annotations

@@ -42,7 +42,7 @@ def test_the_trivia_bot_answers_right_more_often_on_easy_questions() -> None:
 @pytest.mark.parametrize("lang", ["en", "de"])
 def test_honest_trivia_bots_are_right_about_70_percent_over_full_games(lang: str) -> None:
     """The product's figure: honest bots right about 70 % of the time over the questions a
-    game asks, every miss one of the question's decoys (docs/benchmarks.md, "Brainiac bots")."""
+    game asks, every miss one of the question's decoys (docs/bots.md, "Brainiac bots")."""
     right = misses = 0
     for seed in range(1000, 1040):
         s, step = E.setup(3 + seed % 4, {"language": lang}, seed=seed), 0

@@ -13,7 +13,7 @@ without categories), each question's fallback bluff for two seeds:
 - *on topic* (lenient, as ``test_brainiac_bots_on_topic.on_topic``): same kind, or the
   answer of another bank question of the same category or sharing a content word.
 
-Figures in docs/benchmarks.md, "Brainiac bots".
+Figures in docs/bots.md, "Brainiac bots".
 """
 
 from __future__ import annotations
