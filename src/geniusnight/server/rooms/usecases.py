@@ -24,10 +24,10 @@ from ..play.games import GameService, LiveGame
 from ..ports import Presence, Roster, Turns
 from ..replay.logs import GameLogs
 from .hosting import HostWatch
+from .options import OptionSizes
 from .publisher import RoomPublisher, RoomReader
 from .service import (
     SEATING_TRIES,
-    OptionSizes,
     RoomChanged,
     RoomService,
     chat_json,
