@@ -30,7 +30,7 @@ from ..play.games import GameService
 from ..play.hub import Hub
 from ..replay.logs import GameLogs, game_summary, iso, log_filter, player
 from ..rooms.publisher import RoomPublisher
-from ..rooms.service import seat_entries
+from ..rooms.seats import seat_entries
 
 log = logging.getLogger(__name__)
 

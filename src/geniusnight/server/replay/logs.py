@@ -18,7 +18,7 @@ from ...engines import ENGINES, Engine, get_engine
 from ...storage.database import Database
 from ...storage.models import Game, Move
 from ..errors import ApiError
-from ..rooms.service import seat_entries
+from ..rooms.seats import seat_entries
 from .replayer import ReplayError, initial_state, steps
 
 EXPORT_FORMAT = "geniusnight-game"

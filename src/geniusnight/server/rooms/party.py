@@ -33,7 +33,8 @@ from ..limits import RateLimit
 from ..play.games import GameService
 from .codes import read_code
 from .publisher import RoomPublisher
-from .service import RoomService, hash_token, not_host, not_member
+from .refusals import not_host, not_member
+from .service import RoomService, hash_token
 from .usecases import RoomUseCases
 
 MY_ROOMS_MAX = 30  # seat cookies read for "my rooms" (a browser in more rooms sees 30 of them)

@@ -33,6 +33,8 @@ from ..play.events import RoomSnapshot
 from .codes import new_code
 from .names import bot_name, check_name_free, clean_name
 from .options import OptionSizes, check_options, check_options_aside, check_time_limits, engine_for
+from .refusals import no_member, no_room, not_host, not_in_lobby, not_member, room_locked, seats_busy
+from .seats import new_seat, seat_entries, stand_in
 
 CHAT_MAX = 300
 ROOM_ID_BYTES = 9  # 72 bits: room ids are not secrets, only hard to stumble on
@@ -106,36 +108,6 @@ _PLAYING = (
 )
 
 T = TypeVar("T")
-
-
-# the refusals several checks here (and the use cases) give alike
-def no_room() -> ApiError:
-    return ApiError(404, "no_room", "There is no such room (or it was closed).")
-
-
-def not_member() -> ApiError:
-    return ApiError(401, "not_member", "You are not in this room.")
-
-
-def not_host() -> ApiError:
-    return ApiError(403, "not_host", "Only the host can do that.")
-
-
-def not_in_lobby() -> ApiError:
-    return ApiError(409, "not_in_lobby", "That can only be changed in the lobby.")
-
-
-def no_member() -> ApiError:
-    return ApiError(404, "no_member", "Nobody with that id is in this room.")
-
-
-def room_locked() -> ApiError:
-    return ApiError(403, "room_locked", "The host has locked this room: nobody new can join.")
-
-
-def seats_busy() -> ApiError:
-    """A change of seats (or a start) that lost its race every time it was tried."""
-    return ApiError(409, "seats_busy", "Many seats changed at once; please try again.")
 
 
 def lost_race(e: DBAPIError) -> bool:
@@ -694,7 +666,7 @@ class RoomService:
         ).scalar_one()
         held.member_id = None
         seats = [dict(s) for s in game.seats]
-        seats[seat]["bot"] = _stand_in(game.engine)
+        seats[seat]["bot"] = stand_in(game.engine)
         seats[seat]["name"] = f"{seats[seat]['name']} (bot)"
         seats[seat].pop("away", None)
         game.seats = seats
@@ -716,7 +688,7 @@ class RoomService:
         game = await self.s.get(Game, room.current_game_id)
         if game is not None and game.finished_at is None:
             seats = [dict(s) for s in game.seats]
-            seats[seat].update(bot=_stand_in(game.engine), away=True)
+            seats[seat].update(bot=stand_in(game.engine), away=True)
             game.seats = seats
         return seat
 
@@ -883,7 +855,7 @@ def start_game(
         "options": options,
         "seed": secrets.randbits(63),
         "players": len(seated),
-        "seats": [_new_seat(m.id, m.name, m.bot, m.away_by, room.game) for m in seated],
+        "seats": [new_seat(m.id, m.name, m.bot, m.away_by, room.game) for m in seated],
         "time_limits": dict(room.time_limits),
     }
     game_id = conn.execute(_INSERT_GAME, values).scalar_one()
@@ -903,27 +875,3 @@ def chat_json(m: ChatMessage) -> dict[str, Any]:
         "text": m.text,
         "at": m.created_at.isoformat(),
     }
-
-
-def _stand_in(engine: str) -> str:
-    """The bot that plays a seat nobody plays: the game's default bot."""
-    return get_engine(engine).info.default_bot
-
-
-def seat_entries(seats: list[dict[str, Any]], *, member_ids: bool = True) -> list[dict[str, Any]]:
-    """A game's seats (``Game.seats``) as JSON (seat, name, bot and, for the admin,
-    member_id): shaped here only."""
-    entries = []
-    for i, s in enumerate(seats):
-        entry = {"seat": i, "name": s.get("name"), "bot": s.get("bot")}
-        if member_ids:
-            entry["member_id"] = s.get("member_id")
-        entries.append(entry)
-    return entries
-
-
-def _new_seat(member_id: int, name: str, bot: str | None, away_by: str | None, engine: str) -> dict[str, Any]:
-    """A new game's seat for a member: a bot stands in for a member who is away."""
-    if bot is None and away_by is not None:
-        return {"name": name, "member_id": member_id, "bot": _stand_in(engine), "away": True}
-    return {"name": name, "member_id": member_id, "bot": bot}

@@ -26,6 +26,7 @@ from ..replay.logs import GameLogs
 from .hosting import HostWatch
 from .options import OptionSizes
 from .publisher import RoomPublisher, RoomReader
+from .refusals import not_member, seats_busy
 from .service import (
     SEATING_TRIES,
     RoomChanged,
@@ -33,8 +34,6 @@ from .service import (
     chat_json,
     hash_token,
     lost_race,
-    not_member,
-    seats_busy,
     start_game,
 )
 

@@ -1,0 +1,34 @@
+"""The refusals the rooms' checks (and the use cases) give alike."""
+
+from __future__ import annotations
+
+from ..errors import ApiError
+
+
+def no_room() -> ApiError:
+    return ApiError(404, "no_room", "There is no such room (or it was closed).")
+
+
+def not_member() -> ApiError:
+    return ApiError(401, "not_member", "You are not in this room.")
+
+
+def not_host() -> ApiError:
+    return ApiError(403, "not_host", "Only the host can do that.")
+
+
+def not_in_lobby() -> ApiError:
+    return ApiError(409, "not_in_lobby", "That can only be changed in the lobby.")
+
+
+def no_member() -> ApiError:
+    return ApiError(404, "no_member", "Nobody with that id is in this room.")
+
+
+def room_locked() -> ApiError:
+    return ApiError(403, "room_locked", "The host has locked this room: nobody new can join.")
+
+
+def seats_busy() -> ApiError:
+    """A change of seats (or a start) that lost its race every time it was tried."""
+    return ApiError(409, "seats_busy", "Many seats changed at once; please try again.")
