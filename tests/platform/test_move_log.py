@@ -13,7 +13,7 @@ from sqlalchemy import insert, select, update
 from sqlalchemy.exc import DBAPIError
 
 from geniusnight.server.play.games import GroupCommit
-from geniusnight.server.rooms.service import lock_room
+from geniusnight.server.rooms.statements import lock_room
 from geniusnight.storage.database import Database
 from geniusnight.storage.models import Game, GameSeat, Member, Move, Room, RoomStatus
 from geniusnight.storage.movelog import LoggedMove, NewMove, SeqTaken
@@ -192,7 +192,7 @@ async def test_a_group_commit_with_a_taken_seq_commits_the_other_moves_and_fails
 
 async def test_a_games_last_move_waits_for_its_rooms_lock_before_locking_the_game(any_db_url: str) -> None:
     """A change of a room's seats or games locks the room's row, then its games' rows
-    (``rooms.service.lock_room``). A commit that ends a game writes the room too, and must
+    (``rooms.statements.lock_room``). A commit that ends a game writes the room too, and must
     take the two in the same order, or each waits for the other (PostgreSQL then fails one
     of them as a deadlock): while the room's lock is held, the commit holds no game row."""
     if not any_db_url.startswith("postgresql"):

@@ -11,7 +11,7 @@ import httpx
 import pytest
 from sqlalchemy import select, update
 
-from geniusnight.server.rooms import service, usecases
+from geniusnight.server.rooms import statements, usecases
 from geniusnight.storage.models import Game, Move, RefusedAction, Room
 from inprocess import Served, serve
 from wsclient import Player
@@ -335,21 +335,21 @@ class _RoomChangesAfterItsRead:
 
     def execute(self, stmt: Any, *args: Any) -> Any:
         result = self.conn.execute(stmt, *args)
-        if stmt is service._START_ROOM and len(self.raced) < self.times:
+        if stmt is statements._START_ROOM and len(self.raced) < self.times:
             self.raced.append(args[0]["room_id"])
             rooms = Room.__table__
             self.conn.execute(update(rooms).values(version=rooms.c.version + 1))
         return result
 
 
-@pytest.mark.parametrize(("races", "status"), [(1, 200), (service.SEATING_TRIES, 409)])
+@pytest.mark.parametrize(("races", "status"), [(1, 200), (statements.SEATING_TRIES, 409)])
 async def test_a_start_whose_room_changed_under_it_starts_again_from_what_is_there(
     any_db_url: str, monkeypatch: pytest.MonkeyPatch, races: int, status: int
 ) -> None:
     raced: list[str] = []
 
     def start_game(conn: Any, *args: Any, **kwargs: Any) -> Any:
-        return service.start_game(_RoomChangesAfterItsRead(conn, raced, races), *args, **kwargs)
+        return statements.start_game(_RoomChangesAfterItsRead(conn, raced, races), *args, **kwargs)
 
     monkeypatch.setattr(usecases, "start_game", start_game)
     async with serve(any_db_url) as srv:

@@ -105,7 +105,7 @@ _ROOM_FINISHED = (
 def append_rows(conn: Connection, moves: Sequence[NewMove]) -> None:
     """Write ``moves`` on ``conn`` (in its transaction) through Core statements. The rooms of
     games that end are written first, in the order of their ids: a change of a room's seats or
-    games locks the room's row before its games' (``rooms.service.lock_room``), and taking
+    games locks the room's row before its games' (``rooms.statements.lock_room``), and taking
     them in the other order here let the two wait for each other."""
     ended = sorted((m for m in moves if m.result is not None), key=lambda m: m.room_id)
     if ended:

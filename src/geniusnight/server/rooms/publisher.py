@@ -23,7 +23,8 @@ from ..play.events import (
 )
 from ..play.games import LiveGame
 from ..ports import Presence
-from .service import RoomService, read_snapshot
+from .service import RoomService
+from .statements import read_snapshot
 
 
 class RoomReader:

@@ -19,111 +19,28 @@ from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
-from sqlalchemy import Connection, Table, bindparam, func, insert, select, update
+from sqlalchemy import select
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from ...engines import ENGINES, IllegalAction, get_engine
 from ...storage.models import ChatMessage, Game, GameSeat, Member, Room, RoomEvent, RoomStatus
-from ...storage.postgres import lost_to_another_transaction
-from ...storage.sqlite import is_locked
 from ..edge import FORBIDDEN_TEXT, BadInput, check_value
 from ..errors import ApiError
 from ..play.events import RoomSnapshot
 from .codes import new_code
 from .names import bot_name, check_name_free, clean_name
-from .options import OptionSizes, check_options, check_options_aside, check_time_limits, engine_for
+from .options import OptionSizes, check_options_aside, check_time_limits, engine_for
 from .refusals import no_member, no_room, not_host, not_in_lobby, not_member, room_locked, seats_busy
-from .seats import new_seat, seat_entries, stand_in
+from .seats import stand_in
+from .statements import SEATING_TRIES, lock_room, lost_race, read_snapshot
 
 CHAT_MAX = 300
 ROOM_ID_BYTES = 9  # 72 bits: room ids are not secrets, only hard to stumble on
 INVITE_BYTES = 16  # 128 bits (docs/product.md asks for at least 96)
 SEAT_TOKEN_BYTES = 24  # 192 bits (at least 128)
-SEATING_TRIES = 8  # a change of seats that lost a race to another one is tried again this often
-
-ROOMS: Table = Room.__table__  # type: ignore[assignment]
-MEMBERS: Table = Member.__table__  # type: ignore[assignment]
-GAMES: Table = Game.__table__  # type: ignore[assignment]
-GAME_SEATS: Table = GameSeat.__table__  # type: ignore[assignment]
-
-# a room snapshot's statements (RoomService.read_snapshot), built once: building them cost as
-# much as running them
-_SNAPSHOT_ROOM = (
-    select(
-        ROOMS.c.version,
-        ROOMS.c.game,
-        ROOMS.c.options,
-        ROOMS.c.time_limits,
-        ROOMS.c.status,
-        ROOMS.c.host_member_id,
-        ROOMS.c.current_game_id,
-        ROOMS.c.invite,
-        ROOMS.c.code,
-        ROOMS.c.code_open,
-        ROOMS.c.locked,
-        GAMES.c.seats,
-        GAMES.c.result,
-        select(func.count())
-        .select_from(MEMBERS)
-        .where(MEMBERS.c.room_id == ROOMS.c.id, MEMBERS.c.seat.is_(None), MEMBERS.c.kicked.is_(False))
-        .scalar_subquery()
-        .label("spectators"),
-    )
-    .select_from(ROOMS.outerjoin(GAMES, GAMES.c.id == ROOMS.c.current_game_id))
-    .where(ROOMS.c.id == bindparam("room_id"))
-)
-_SNAPSHOT_GAMES = select(GAMES.c.id).where(GAMES.c.room_id == bindparam("room_id")).order_by(GAMES.c.id)
-# the lobby's seated members, by seat: a snapshot's seats, and a new game's
-_SEATED = (
-    select(MEMBERS.c.id, MEMBERS.c.seat, MEMBERS.c.name, MEMBERS.c.bot, MEMBERS.c.away_by)
-    .where(MEMBERS.c.room_id == bindparam("room_id"), MEMBERS.c.seat.is_not(None), MEMBERS.c.kicked.is_(False))
-    .order_by(MEMBERS.c.seat)
-)
-# a game start's statements (start_game)
-_START_ROOM = select(
-    ROOMS.c.status, ROOMS.c.game, ROOMS.c.options, ROOMS.c.time_limits, ROOMS.c.host_member_id, ROOMS.c.version
-).where(ROOMS.c.id == bindparam("room_id"))
-# the room's row lock, taken first by every change of a room's seats, members or games
-# (lock_room): PostgreSQL's FOR NO KEY UPDATE (it leaves the foreign-key checks of chat lines
-# and new games alone); on SQLite a write, which takes the database's one write lock
-_LOCK_ROOM = select(ROOMS.c.id).where(ROOMS.c.id == bindparam("room_id")).with_for_update(key_share=True)
-_LOCK_ROOM_SQLITE = update(ROOMS).where(ROOMS.c.id == bindparam("room_id")).values(version=ROOMS.c.version)
-_MEMBER_BY_TOKEN = select(MEMBERS.c.id, MEMBERS.c.room_id, MEMBERS.c.kicked).where(
-    MEMBERS.c.token_hash == bindparam("token_hash")
-)
-_UNSEAT = update(MEMBERS).where(MEMBERS.c.id.in_(bindparam("ids", expanding=True))).values(seat=None)
-_SEAT = update(MEMBERS).where(MEMBERS.c.id == bindparam("member_id")).values(seat=bindparam("new_seat"))
-_INSERT_GAME = insert(GAMES).returning(GAMES.c.id)
-_INSERT_GAME_SEATS = insert(GAME_SEATS)
-_PLAYING = (
-    update(ROOMS)
-    .where(ROOMS.c.id == bindparam("room_id"), ROOMS.c.version == bindparam("read_version"))
-    .values(
-        current_game_id=bindparam("game_id"),
-        status=RoomStatus.PLAYING,
-        updated_at=bindparam("now"),
-        version=ROOMS.c.version + 1,
-    )
-)
 
 T = TypeVar("T")
-
-
-def lost_race(e: DBAPIError) -> bool:
-    """Whether ``e`` only says that another transaction got there first (SQLite: another
-    process holds the write lock; PostgreSQL: a deadlock or a serialization failure), so that
-    the transaction may be tried again from what is there now."""
-    return lost_to_another_transaction(e) or is_locked(e)
-
-
-def lock_room(conn: Connection, room_id: str) -> None:
-    """Lock the room's row, before anything else in the transaction is written. Every change
-    of a room's seats, members or games takes this lock first, so two of them run one after
-    the other and never wait for each other's rows in opposite orders (a deadlock, which
-    PostgreSQL ends by failing one of them); and whatever they count under it (the members,
-    the free seats) stays true until they commit."""
-    conn.execute(_LOCK_ROOM_SQLITE if conn.dialect.name == "sqlite" else _LOCK_ROOM, {"room_id": room_id})
 
 
 def hash_token(token: str, secret_key: str) -> str:
@@ -735,136 +652,6 @@ class RoomService:
             select(ChatMessage).where(ChatMessage.room_id == room_id).order_by(ChatMessage.id.desc()).limit(limit)
         )
         return [chat_json(m) for m in reversed(list(rows.scalars()))]
-
-
-def read_snapshot(conn: Connection, room_id: str) -> RoomSnapshot | None:
-    """The room as every member may see it, but for who is online (see RoomSnapshot), as
-    ``conn``'s transaction sees it (None: no such room, or it was closed). The room's
-    row, with its version, its current game and its spectator count, comes in one
-    statement before the rest, so the snapshot carries at most the version of what it
-    shows.
-
-    Core statements built once, not the ORM: a snapshot is read at every game's start and
-    end and at every connect and disconnect, and through the ORM it would cost 3.6 times as
-    much (docs/performance.md, D6)."""
-    room = conn.execute(_SNAPSHOT_ROOM, {"room_id": room_id}).one_or_none()
-    if room is None or room.status == RoomStatus.CLOSED:
-        return None
-    games = conn.execute(_SNAPSHOT_GAMES, {"room_id": room_id}).all()
-    engine = get_engine(room.game)
-    if room.seats is not None and room.status != RoomStatus.LOBBY:
-        # once the game runs, its seat list is the truth (kicked players became bots, a
-        # bot stands in for those away)
-        members = [s.get("member_id") for s in room.seats]
-        seats = [
-            {
-                **entry,
-                "away": bool(s.get("away")),
-                "online": s.get("bot") is not None and not s.get("away"),
-                "host": s.get("member_id") == room.host_member_id,
-            }
-            for entry, s in zip(seat_entries(room.seats, member_ids=False), room.seats, strict=True)
-        ]
-    else:
-        seated = conn.execute(_SEATED, {"room_id": room_id}).all()
-        members = [m.id for m in seated]
-        seats = [
-            {
-                "seat": m.seat,
-                "name": m.name,
-                "bot": m.bot,
-                "away": False,
-                "online": m.bot is not None,
-                "host": m.id == room.host_member_id,
-            }
-            for m in seated
-        ]
-    lo, hi = engine.player_range(room.options)
-    # free-form options can fix the deal (a bag order, a deck, identities): never show
-    # them to the table, only that they are set
-    secret = {o.name for o in engine.info.options if o.kind == "json"}
-    public = {
-        "id": room_id,
-        "game": room.game,
-        "title": engine.info.title,
-        "status": room.status,
-        "options": {k: v for k, v in room.options.items() if k not in secret},
-        "custom_options": sorted(k for k in secret if room.options.get(k) is not None),
-        "time_limits": room.time_limits,
-        "seats": seats,
-        "spectators": room.spectators or 0,
-        "min_players": lo,
-        "max_players": hi,
-        "game_id": room.current_game_id,
-        "games": [g.id for g in games],
-        "result": room.result,
-        "invite_path": f"/join/{room.invite}",
-        "code": room.code,
-        "code_open": room.code_open,
-        "locked": room.locked,
-    }
-    return RoomSnapshot(public, room.version, members)
-
-
-class RoomChanged(Exception):
-    """The room changed between a start's read of it and its write (another process joined,
-    kicked or started at the same moment): the start is tried again from what is there now."""
-
-
-def start_game(
-    conn: Connection, room_id: str, token_hash: str | None, *, rematch: bool, snapshot: bool
-) -> tuple[Game, RoomSnapshot | None]:
-    """The host starts the game (``rematch``: a new one after the last ended) for the lobby
-    seats, each member at their seat (seats 0..n-1), in ``conn``'s transaction: the game and
-    its seats written, the room playing it. Returns the new game (not in any session) and,
-    if ``snapshot``, the room as it is then.
-
-    Core statements in one synchronous transaction, not the ORM: every room's rematch runs
-    through here on a busy server, and with its reads and writes through the ORM's session
-    a whole start would cost the server twice the CPU (docs/performance.md, D6). The room
-    is written only if its version is still the one read (else :class:`RoomChanged`), so two
-    starts, or a start and a join, racing on two processes cannot both pass their checks; and
-    the room's row is locked first of all, as every change of seats locks it (:func:`lock_room`)."""
-    lock_room(conn, room_id)
-    room = conn.execute(_START_ROOM, {"room_id": room_id}).one_or_none()
-    if room is None or room.status == RoomStatus.CLOSED:
-        raise no_room()
-    caller = conn.execute(_MEMBER_BY_TOKEN, {"token_hash": token_hash}).one_or_none() if token_hash else None
-    if caller is None or caller.room_id != room_id or caller.kicked:
-        raise not_member()
-    if caller.id != room.host_member_id:
-        raise not_host()
-    if rematch and room.status != RoomStatus.FINISHED:
-        raise ApiError(409, "not_finished", "A rematch starts once the game is over.")
-    if not rematch and room.status != RoomStatus.LOBBY:
-        raise not_in_lobby()
-    seated = conn.execute(_SEATED, {"room_id": room_id}).all()
-    engine = get_engine(room.game)
-    lo, hi = engine.player_range(room.options)
-    if not lo <= len(seated) <= hi:
-        raise ApiError(409, "player_count", f"{engine.info.title} with these options needs {lo}-{hi} players.")
-    options = check_options(engine, room.options, len(seated))
-    if any(m.seat != i for i, m in enumerate(seated)):
-        # first no seat, then the new one: the unique (room, seat) index refuses a member
-        # moving onto a seat another still holds
-        conn.execute(_UNSEAT, {"ids": [m.id for m in seated]})
-        conn.execute(_SEAT, [{"member_id": m.id, "new_seat": i} for i, m in enumerate(seated)])
-    values = {
-        "room_id": room_id,
-        "engine": room.game,
-        "options": options,
-        "seed": secrets.randbits(63),
-        "players": len(seated),
-        "seats": [new_seat(m.id, m.name, m.bot, m.away_by, room.game) for m in seated],
-        "time_limits": dict(room.time_limits),
-    }
-    game_id = conn.execute(_INSERT_GAME, values).scalar_one()
-    conn.execute(_INSERT_GAME_SEATS, [{"game_id": game_id, "seat": i, "member_id": m.id} for i, m in enumerate(seated)])
-    now = datetime.now(UTC)
-    params = {"room_id": room_id, "read_version": room.version, "game_id": game_id, "now": now}
-    if conn.execute(_PLAYING, params).rowcount != 1:
-        raise RoomChanged
-    return Game(id=game_id, **values), read_snapshot(conn, room_id) if snapshot else None
 
 
 def chat_json(m: ChatMessage) -> dict[str, Any]:

@@ -27,15 +27,8 @@ from .hosting import HostWatch
 from .options import OptionSizes
 from .publisher import RoomPublisher, RoomReader
 from .refusals import not_member, seats_busy
-from .service import (
-    SEATING_TRIES,
-    RoomChanged,
-    RoomService,
-    chat_json,
-    hash_token,
-    lost_race,
-    start_game,
-)
+from .service import RoomService, chat_json, hash_token
+from .statements import SEATING_TRIES, RoomChanged, lost_race, start_game
 
 REMOVED_MESSAGE = "The host removed you from the room."
 FILE_MAX = 384 * 1024  # bytes of an uploaded option file (its option is at most OPTION_MAX_BYTES as JSON)
