@@ -12,7 +12,9 @@ import pytest
 from sqlalchemy import select, update
 
 from geniusnight.server.rooms import statements, usecases
-from geniusnight.storage.models import Game, Move, RefusedAction, Room
+from geniusnight.server.rooms.service import RoomService
+from geniusnight.storage.database import Database
+from geniusnight.storage.models import Game, GameSeat, Member, Move, RefusedAction, Room
 from inprocess import Served, serve
 from wsclient import Player
 
@@ -312,6 +314,47 @@ async def test_only_the_host_hands_another_members_seat_to_a_bot(any_db_url: str
         # removal stays its own action: a kicked member's token stops working
         assert (await call(srv, "DELETE", f"/api/rooms/{rid}/seats/1", host_token)).status_code == 200
         assert (await call(srv, "GET", f"/api/rooms/{rid}/view", guest["token"])).status_code == 401
+
+
+async def test_a_start_seats_the_lobby_0_to_n_minus_1_in_the_order_of_their_seats(any_db_url: str) -> None:
+    """However the lobby's seats are numbered, a new game's seats are 0..n-1, its members in
+    the order of the lobby seats they held, and the lobby's seats say the same."""
+    async with serve(any_db_url) as srv:
+        rid, host_token, _ = await room_of(srv, 2)
+        lobby = select(Member.id).where(Member.room_id == rid, Member.seat.is_not(None)).order_by(Member.seat)
+        async with srv.state.db.sessions() as s:
+            ids = list((await s.execute(lobby)).scalars())
+            for member_id, seat in ((ids[2], 7), (ids[1], 4)):  # seats 0, 4, 7
+                await s.execute(update(Member).where(Member.id == member_id).values(seat=seat))
+            await s.commit()
+        game_id = (await call(srv, "POST", f"/api/rooms/{rid}/start", host_token)).json()["game_id"]
+        async with srv.state.db.sessions() as s:
+            seats = (await s.execute(select(Member.id, Member.seat).where(Member.room_id == rid))).all()
+            held = (await s.execute(select(GameSeat.seat, GameSeat.member_id).where(GameSeat.game_id == game_id))).all()
+        assert sorted(seats) == [(ids[0], 0), (ids[1], 1), (ids[2], 2)]
+        assert sorted(held) == [(0, ids[0]), (1, ids[1]), (2, ids[2])]
+
+
+async def test_a_lobby_removal_moves_the_later_seats_up_in_the_session_too(any_db_url: str) -> None:
+    """After a removal the members the service's session holds show the seats the database
+    holds (the later ones moved up), not those they were loaded with."""
+    db = Database(any_db_url)
+    try:
+        async with db.sessions() as s:
+            svc = RoomService(s, "secret")
+            room, host, _ = await svc.create("count21", {}, "Host")
+            await s.commit()
+            bots = [await svc.add_bot(room.id, "random") for _ in range(3)]
+            assert [b.seat for b in bots] == [1, 2, 3]
+            _, gone = await svc.kick(room.id, 1, host.id)
+            assert gone is bots[0]
+            in_session = [(m.id, m.seat) for m in (host, *bots)]
+        async with db.sessions() as s:
+            stored = (await s.execute(select(Member.id, Member.seat).where(Member.room_id == room.id))).all()
+        assert sorted(in_session) == sorted(stored)
+        assert in_session == [(host.id, 0), (bots[0].id, None), (bots[1].id, 1), (bots[2].id, 2)]
+    finally:
+        await db.dispose()
 
 
 async def test_two_starts_at_once_make_one_game(any_db_url: str) -> None:

@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 from sqlalchemy import select
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm.attributes import set_committed_value
 
 from ...engines import ENGINES, IllegalAction, get_engine
 from ...storage.models import ChatMessage, Game, GameSeat, Member, Room, RoomEvent, RoomStatus
@@ -33,7 +34,7 @@ from .names import bot_name, check_name_free, clean_name
 from .options import OptionSizes, check_options_aside, check_time_limits, engine_for
 from .refusals import no_member, no_room, not_host, not_in_lobby, not_member, room_locked, seats_busy
 from .seats import stand_in
-from .statements import SEATING_TRIES, lock_room, lost_race, read_snapshot
+from .statements import SEATING_TRIES, lock_room, lost_race, read_snapshot, renumber_seats
 
 CHAT_MAX = 300
 ROOM_ID_BYTES = 9  # 72 bits: room ids are not secrets, only hard to stumble on
@@ -203,17 +204,13 @@ class RoomService:
         await conn.run_sync(lock_room, room_id)
 
     async def _renumber(self, members: list[Member]) -> None:
-        """Give ``members`` the seats 0..n-1 in this order: first none, then the new ones,
-        since the unique (room, seat) index refuses a member moving onto a seat another
-        still holds."""
-        if all(m.seat == i for i, m in enumerate(members)):
-            return
-        for m in members:
-            m.seat = None
-        await self.s.flush()
-        for i, m in enumerate(members):
-            m.seat = i
-        await self.s.flush()
+        """Give ``members`` (the lobby's seated, in the order of their seats) the seats
+        0..n-1 in this session's transaction, with :func:`.statements.renumber_seats`; the
+        loaded members learn their new seats as the database holds them."""
+        conn = await self.s.connection()
+        if await conn.run_sync(renumber_seats, [(m.id, m.seat) for m in members]):
+            for i, m in enumerate(members):
+                set_committed_value(m, "seat", i)
 
     async def seated(self, room_id: str) -> list[Member]:
         rows = await self.s.execute(
@@ -476,7 +473,7 @@ class RoomService:
         target.seat = None
         target.away_by = None
         await self.s.flush()
-        await self._renumber([m for m in await self.seated(room.id)])
+        await self._renumber(await self.seated(room.id))
         if room.status == RoomStatus.PLAYING and room.current_game_id is not None and seat is not None:
             game = await self.s.get(Game, room.current_game_id, populate_existing=True)
             if game is not None and game.finished_at is None:

@@ -8,6 +8,7 @@ start (docs/performance.md, D6). The rest of a room's storage is the ORM's, in
 from __future__ import annotations
 
 import secrets
+from collections.abc import Sequence
 from datetime import UTC, datetime
 
 from sqlalchemy import Connection, Table, bindparam, func, insert, select, update
@@ -75,6 +76,7 @@ _LOCK_ROOM_SQLITE = update(ROOMS).where(ROOMS.c.id == bindparam("room_id")).valu
 _MEMBER_BY_TOKEN = select(MEMBERS.c.id, MEMBERS.c.room_id, MEMBERS.c.kicked).where(
     MEMBERS.c.token_hash == bindparam("token_hash")
 )
+# the lobby's seats renumbered (renumber_seats)
 _UNSEAT = update(MEMBERS).where(MEMBERS.c.id.in_(bindparam("ids", expanding=True))).values(seat=None)
 _SEAT = update(MEMBERS).where(MEMBERS.c.id == bindparam("member_id")).values(seat=bindparam("new_seat"))
 _INSERT_GAME = insert(GAMES).returning(GAMES.c.id)
@@ -105,6 +107,18 @@ def lock_room(conn: Connection, room_id: str) -> None:
     PostgreSQL ends by failing one of them); and whatever they count under it (the members,
     the free seats) stays true until they commit."""
     conn.execute(_LOCK_ROOM_SQLITE if conn.dialect.name == "sqlite" else _LOCK_ROOM, {"room_id": room_id})
+
+
+def renumber_seats(conn: Connection, seated: Sequence[tuple[int, int | None]]) -> bool:
+    """Give the lobby's seated members, ``(member id, seat)`` in the order of their seats,
+    the seats 0..n-1: first none, then the new one, since the unique (room, seat) index
+    refuses a member moving onto a seat another still holds. Returns whether a seat moved.
+    A start and a member's leaving renumber alike, here."""
+    if all(seat == i for i, (_, seat) in enumerate(seated)):
+        return False
+    conn.execute(_UNSEAT, {"ids": [member_id for member_id, _ in seated]})
+    conn.execute(_SEAT, [{"member_id": member_id, "new_seat": i} for i, (member_id, _) in enumerate(seated)])
+    return True
 
 
 def read_snapshot(conn: Connection, room_id: str) -> RoomSnapshot | None:
@@ -214,11 +228,7 @@ def start_game(
     if not lo <= len(seated) <= hi:
         raise ApiError(409, "player_count", f"{engine.info.title} with these options needs {lo}-{hi} players.")
     options = check_options(engine, room.options, len(seated))
-    if any(m.seat != i for i, m in enumerate(seated)):
-        # first no seat, then the new one: the unique (room, seat) index refuses a member
-        # moving onto a seat another still holds
-        conn.execute(_UNSEAT, {"ids": [m.id for m in seated]})
-        conn.execute(_SEAT, [{"member_id": m.id, "new_seat": i} for i, m in enumerate(seated)])
+    renumber_seats(conn, [(m.id, m.seat) for m in seated])
     values = {
         "room_id": room_id,
         "engine": room.game,
