@@ -8,7 +8,14 @@ client or a connection remembers.
 A bot may stand in for a member who is away (``Member.away_by``): the member keeps their
 membership and their seats, the game's seat list says a bot plays (``"bot"`` with
 ``"away": true``), and taking the seat back gives it to the member again. A kick is removal:
-the member leaves the room, and in a running game a bot plays their seat to the end."""
+the member leaves the room, and in a running game a bot plays their seat to the end.
+
+One storage rule: :class:`RoomService` reads and changes rooms, members, a game's seats and
+chat through its session's ORM unit of work (objects loaded, changed, flushed), so that
+``models.bump_room_versions`` counts every change in the room's version. Core statements
+live in :mod:`.statements` only: a room's snapshot and a game's start, too slow through the
+ORM (docs/performance.md, D6), and the two both kinds of transaction share, the room's lock
+and the lobby's renumbering, which the service runs on its session's connection."""
 
 from __future__ import annotations
 
@@ -180,9 +187,10 @@ class RoomService:
 
     async def seating(self, room_id: str, change: Callable[[Room], Awaitable[T]]) -> tuple[Room, T]:
         """Run a change of seats and commit it, with the room's row locked first (see
-        :func:`lock_room`). A change that lost a race (a unique seat index refused it, or
-        the database failed it as a deadlock or while another process held SQLite's lock)
-        starts again from what the winner left; after ``SEATING_TRIES``: 409 ``seats_busy``."""
+        :func:`.statements.lock_room`). A change that lost a race (a unique seat index
+        refused it, or the database failed it as a deadlock or while another process held
+        SQLite's lock) starts again from what the winner left; after ``SEATING_TRIES``: 409
+        ``seats_busy``."""
         for _ in range(SEATING_TRIES):
             try:
                 await self.lock_room(room_id)
@@ -199,7 +207,7 @@ class RoomService:
         raise seats_busy()
 
     async def lock_room(self, room_id: str) -> None:
-        """Lock the room's row in this session's transaction (see :func:`lock_room`)."""
+        """Lock the room's row in this session's transaction (see :func:`.statements.lock_room`)."""
         conn = await self.s.connection()
         await conn.run_sync(lock_room, room_id)
 
@@ -231,7 +239,7 @@ class RoomService:
     async def read_snapshot(self, room_id: str) -> RoomSnapshot | None:
         """The room as every member may see it, but for who is online (see RoomSnapshot), as
         this session's transaction sees it (None: no such room, or it was closed): see
-        :func:`read_snapshot`."""
+        :func:`.statements.read_snapshot`."""
         conn = await self.s.connection()
         return await conn.run_sync(read_snapshot, room_id)
 

@@ -1,9 +1,12 @@
-"""The rooms' Core statements, built once on the models' tables and run on a synchronous
-``Connection``: the room's lock and a lost race, which every change of a room's seats,
-members or games shares (RoomService's sessions run them on their connection), and the two
-that run at every game's start and end and every connect: a room's snapshot and a game's
-start (docs/performance.md, D6). The rest of a room's storage is the ORM's, in
-:mod:`.service`."""
+"""The Core statements of server/rooms/, all of them (the rule: :mod:`.service`'s docstring),
+built once on the models' tables and run on a synchronous ``Connection``. A start counts the
+room's version itself, as the session's flush does for the service's changes.
+
+- A room's snapshot and a game's start, read and written at every connect, game start and
+  end: through the ORM they cost several times as much (docs/performance.md, D6).
+- What every change of a room's seats, members or games shares with them: the room's lock
+  first, a lost race told apart, and the lobby's seats renumbered. RoomService runs the lock
+  and the renumbering on its session's connection."""
 
 from __future__ import annotations
 
