@@ -293,6 +293,34 @@ async def test_rematch_starts_a_new_game_with_the_same_players(client: httpx.Asy
     ]
 
 
+async def test_a_room_read_stays_the_same_size_however_many_games_it_played(
+    client: httpx.AsyncClient, app: object
+) -> None:
+    """A room names its current game, not a list of every game: what each connect, start and
+    game end reads and sends does not grow with a long evening of rematches."""
+    import asyncio
+
+    room = await create(client, options={"target": 5})
+    rid, token = room["room_id"], room["token"]
+    await client.post(f"/api/rooms/{rid}/bots", json={"bot": "smart"}, headers=bearer(token))
+    services = app.state  # type: ignore[attr-defined]
+    reads = []
+    for n in range(8):
+        verb = "start" if n == 0 else "rematch"
+        game_id = (await client.post(f"/api/rooms/{rid}/{verb}", headers=bearer(token))).json()["game_id"]
+        for _ in range(100):
+            live = await services.games.get(game_id)
+            if live.over:
+                break
+            if 0 in live.engine.to_act(live.state):
+                await services.games.submit(game_id, 0, {"type": "add", "n": 3})
+            await asyncio.sleep(0.01)
+        snap = (await client.get(f"/api/rooms/{rid}")).json()
+        assert snap["status"] == "finished" and snap["game_id"] == game_id
+        reads.append({k: v for k, v in snap.items() if k not in ("game_id", "result")})
+    assert all(r == reads[0] for r in reads)
+
+
 async def test_after_a_game_the_host_may_change_options_for_the_rematch(client: httpx.AsyncClient, app: object) -> None:
     room = await create(client)
     rid, token = room["room_id"], room["token"]

@@ -60,7 +60,6 @@ _SNAPSHOT_ROOM = (
     .select_from(ROOMS.outerjoin(GAMES, GAMES.c.id == ROOMS.c.current_game_id))
     .where(ROOMS.c.id == bindparam("room_id"))
 )
-_SNAPSHOT_GAMES = select(GAMES.c.id).where(GAMES.c.room_id == bindparam("room_id")).order_by(GAMES.c.id)
 # the lobby's seated members, by seat: a snapshot's seats, and a new game's
 _SEATED = (
     select(MEMBERS.c.id, MEMBERS.c.seat, MEMBERS.c.name, MEMBERS.c.bot, MEMBERS.c.away_by)
@@ -129,7 +128,8 @@ def read_snapshot(conn: Connection, room_id: str) -> RoomSnapshot | None:
     ``conn``'s transaction sees it (None: no such room, or it was closed). The room's
     row, with its version, its current game and its spectator count, comes in one
     statement before the rest, so the snapshot carries at most the version of what it
-    shows.
+    shows. It names the room's current (or last) game, not every game it played: its size
+    stays the same however many rematches a room plays.
 
     Core statements built once, not the ORM: a snapshot is read at every game's start and
     end and at every connect and disconnect, and through the ORM it would cost 3.6 times as
@@ -137,7 +137,6 @@ def read_snapshot(conn: Connection, room_id: str) -> RoomSnapshot | None:
     room = conn.execute(_SNAPSHOT_ROOM, {"room_id": room_id}).one_or_none()
     if room is None or room.status == RoomStatus.CLOSED:
         return None
-    games = conn.execute(_SNAPSHOT_GAMES, {"room_id": room_id}).all()
     engine = get_engine(room.game)
     if room.seats is not None and room.status != RoomStatus.LOBBY:
         # once the game runs, its seat list is the truth (kicked players became bots, a
@@ -183,7 +182,6 @@ def read_snapshot(conn: Connection, room_id: str) -> RoomSnapshot | None:
         "min_players": lo,
         "max_players": hi,
         "game_id": room.current_game_id,
-        "games": [g.id for g in games],
         "result": room.result,
         "invite_path": f"/join/{room.invite}",
         "code": room.code,
