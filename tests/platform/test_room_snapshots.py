@@ -127,7 +127,7 @@ async def test_a_room_snapshot_older_than_the_last_one_sent_is_dropped() -> None
 
 async def test_who_is_online_in_a_passed_snapshot_is_as_the_receiving_process_knows_it() -> None:
     hub, socket = connected_hub(member_id=1)
-    hub.remote_online["r"] = {3}  # connected through another process
+    hub.set_remote_online("r", {3})  # connected through another process
     frames = await frames_after(hub, socket, RoomEvent("r", snapshot(0, [1, 2, 3, None], bots=(3,))))
     assert [s["online"] for s in frames[0]["room"]["seats"]] == [True, False, True, True]
 

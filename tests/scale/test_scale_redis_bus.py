@@ -33,7 +33,7 @@ class Recorder:
 
     def __init__(self) -> None:
         self.rooms: dict[str, set[Any]] = {"r": set()}
-        self.remote_online: dict[str, set[int]] = {}
+        self.remote_online: dict[str, set[int]] = {}  # as the bus sets it
         self.events: list[Event] = []
         self.games = SimpleNamespace(live={})  # the games this process caches: none
 
@@ -42,6 +42,12 @@ class Recorder:
 
     def local_members(self, room_id: str) -> set[int]:
         return set()
+
+    def set_remote_online(self, room_id: str, members: set[int]) -> None:
+        if members:
+            self.remote_online[room_id] = members
+        else:
+            self.remote_online.pop(room_id, None)
 
     async def handle(self, event: Event) -> None:
         self.events.append(event)

@@ -215,10 +215,7 @@ class RedisBus(Bus):
             origin, _, member = text.rpartition(":")
             if origin != self.origin and member.isdigit():
                 others.add(int(member))
-        if others:
-            self.hub.remote_online[room_id] = others
-        else:
-            self.hub.remote_online.pop(room_id, None)
+        self.hub.set_remote_online(room_id, others)
 
     async def _refresh(self) -> None:
         while True:

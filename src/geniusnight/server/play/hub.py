@@ -56,8 +56,8 @@ class Hub:
         self.reads = reads
         self.patch_steps = patch_steps  # steps each live game keeps for patch frames
         self.rooms: dict[str, set[Connection]] = {}
-        # members online through other processes, by room (kept by RedisBus)
-        self.remote_online: dict[str, set[int]] = {}
+        # members online through other processes, by room, as the bus last read them
+        self._remote_online: dict[str, set[int]] = {}
         # the version of the last room snapshot sent, by room with connections here
         self.room_versions: dict[str, int] = {}
         # when the last room frame went out, and the snapshot waiting for ROOM_FRAME_GAP to
@@ -90,14 +90,22 @@ class Hub:
         """How many sockets ``member_id`` has open to ``room_id`` here."""
         return sum(1 for c in self.rooms.get(room_id, ()) if c.member_id == member_id)
 
+    def set_remote_online(self, room_id: str, members: set[int]) -> None:
+        """The members of ``room_id`` connected through other processes, as the bus (Redis)
+        just read them: they replace what it read before."""
+        if members:
+            self._remote_online[room_id] = members
+        else:
+            self._remote_online.pop(room_id, None)
+
     def watched(self, room_id: str) -> bool:
         """Someone is connected to the room here or, as far as this process last heard,
         through another one: a change of the room is worth reading its snapshot for."""
-        return room_id in self.rooms or bool(self.remote_online.get(room_id))
+        return room_id in self.rooms or bool(self._remote_online.get(room_id))
 
     def online_members(self, room_id: str) -> set[int]:
         """Members connected here, plus those other processes last reported (Redis)."""
-        return self.local_members(room_id) | self.remote_online.get(room_id, set())
+        return self.local_members(room_id) | self._remote_online.get(room_id, set())
 
     def send_state(self, conn: Connection, live: LiveGame) -> None:
         """The full view of the seat ``conn``'s member holds, as a ``state`` frame."""
