@@ -6,6 +6,7 @@ finished rooms ``FINISHED_ROOM_DAYS`` later. A join, a chat line or a move is a 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -60,7 +61,8 @@ async def test_rooms_nobody_touched_are_closed_then_purged_with_the_finished(
 ) -> None:
     services = app.state
     now = datetime.now(UTC)
-    lobby_hours, game_hours = services.settings.abandoned_lobby_hours, services.settings.abandoned_game_hours
+    retention = services.admin.retention  # the settings the admin service was given
+    lobby_hours, game_hours = retention.abandoned_lobby_hours, retention.abandoned_game_hours
     assert (lobby_hours, game_hours) == (24, 72)  # the documented defaults
 
     quiet_lobby, _ = await seated_room(client)
@@ -100,7 +102,7 @@ async def test_rooms_nobody_touched_are_closed_then_purged_with_the_finished(
     assert await services.admin.close_abandoned_rooms(now) == 0  # closed once
 
     # purged FINISHED_ROOM_DAYS after their closing, like finished rooms; the others stay
-    days = services.settings.finished_room_days
+    days = retention.finished_room_days
     async with services.db.sessions() as s:
         assert await purge_old_rooms(s, days, now + timedelta(days=days - 1)) == 0
     async with services.db.sessions() as s:
@@ -113,6 +115,6 @@ async def test_zero_hours_keeps_abandoned_rooms(app: Any, client: httpx.AsyncCli
     services = app.state
     room_id, _ = await seated_room(client)
     await _age(app, room_id, datetime.now(UTC) - timedelta(days=400))
-    services.settings.abandoned_lobby_hours = 0
+    services.admin.retention = replace(services.admin.retention, abandoned_lobby_hours=0)
     assert await services.admin.close_abandoned_rooms() == 0
     assert await _status(app, room_id) == "lobby"

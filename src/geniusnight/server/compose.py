@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from ..clock import Clock
 from ..settings import Settings
 from ..storage.database import Database
-from .admin.service import AdminService
+from .admin.service import AdminService, Retention
 from .lifecycle import Lifecycle
 from .limits import RateLimit, SocketCount, rate_limit
 from .ops import Gauges, MetricsListener
@@ -116,7 +116,13 @@ def build(settings: Settings, clock: Clock | None = None) -> Root:
     party = PartyNight(
         settings, db, games, rooms, events, code_rate=rate_limit(settings.code_misses_per_minute, 60, "codes", redis)
     )
-    admin = AdminService(settings, db, games, hub, events, logs)
+    retention = Retention(
+        refused_keep_days=settings.refused_keep_days,
+        finished_room_days=settings.finished_room_days,
+        abandoned_lobby_hours=settings.abandoned_lobby_hours,
+        abandoned_game_hours=settings.abandoned_game_hours,
+    )
+    admin = AdminService(db, games, hub, events, logs, retention)
     lifecycle = Lifecycle(games, hub, driver, admin)
     room_sockets = SocketPorts(
         settings,

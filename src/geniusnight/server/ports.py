@@ -1,11 +1,13 @@
-"""The narrow interfaces the room use cases, the host watch and the room publisher are given
-in place of the objects behind them (``compose.py`` passes those: the hub, the bus, the
-driver). Each names only what its users call."""
+"""The narrow interfaces the room use cases, the host watch, the room publisher and the admin
+service are given in place of the objects behind them (``compose.py`` passes those: the hub,
+the bus, the driver). Each names only what its users call."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Protocol
 
+from .play.connection import Connection
 from .play.games import LiveGame
 
 
@@ -22,6 +24,14 @@ class Presence(Protocol):
 
     def watched(self, room_id: str) -> bool:
         """Someone is connected to the room, here or through another process."""
+        ...
+
+
+class Sockets(Protocol):
+    """This process's open sockets (the hub)."""
+
+    def room_connections(self, room_id: str) -> Collection[Connection]:
+        """The sockets open here to ``room_id``."""
         ...
 
 

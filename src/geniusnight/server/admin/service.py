@@ -5,6 +5,7 @@ room, a game's log with its refused actions, exports and the state at any seq (t
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -12,7 +13,6 @@ from sqlalchemy import ColumnElement, delete, exists, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from ...engines import ENGINES
-from ...settings import Settings
 from ...storage.database import Database
 from ...storage.models import (
     ChatMessage,
@@ -27,7 +27,7 @@ from ...storage.models import (
 )
 from ..errors import ApiError
 from ..play.games import GameService
-from ..play.hub import Hub
+from ..ports import Sockets
 from ..replay.logs import GameLogs, game_summary, iso, log_filter, player
 from ..rooms.publisher import RoomPublisher
 from ..rooms.seats import seat_entries
@@ -86,16 +86,33 @@ def _untouched(status: RoomStatus, since: datetime) -> list[ColumnElement[bool]]
     return quiet
 
 
+@dataclass(frozen=True, slots=True)
+class Retention:
+    """How long the admin service keeps what (docs/admin.md, "Retention"; docs/deploy.md,
+    "Abandoned rooms"): the settings of the same names."""
+
+    refused_keep_days: int  # refused actions, shown and kept
+    finished_room_days: int  # finished and closed rooms (0: kept for ever)
+    abandoned_lobby_hours: float  # a lobby nobody touched is closed (0: never)
+    abandoned_game_hours: float  # a running game nobody touched is closed (0: never)
+
+
 class AdminService:
     def __init__(
-        self, settings: Settings, db: Database, games: GameService, hub: Hub, events: RoomPublisher, logs: GameLogs
+        self,
+        db: Database,
+        games: GameService,
+        sockets: Sockets,
+        events: RoomPublisher,
+        logs: GameLogs,
+        retention: Retention,
     ) -> None:
-        self.settings = settings
         self.db = db
         self.games = games
-        self.hub = hub  # this process's connections, shown with a room
+        self.sockets = sockets  # this process's connections, shown with a room
         self.events = events
         self.logs = logs
+        self.retention = retention
 
     async def rooms(
         self, status: str | None, game: str | None, q: str | None, limit: int, offset: int
@@ -182,7 +199,7 @@ class AdminService:
         current = next((g for g in games if g.id == room.current_game_id), None)
         connections = [
             {"member_id": c.member_id, "seat": c.seat, "name": c.name, "closed": c.closed, "last_seq": c.last_seq}
-            for c in sorted(self.hub.rooms.get(room_id, ()), key=lambda c: (c.seat is None, c.seat or 0, c.name))
+            for c in sorted(self.sockets.room_connections(room_id), key=lambda c: (c.seat is None, c.seat or 0, c.name))
         ]
         return {
             "id": room.id,
@@ -235,7 +252,7 @@ class AdminService:
         logs = self.logs
         game = await logs.game(game_id)
         out = await logs.log(game, seat=seat, action_type=action_type)
-        keep = self.settings.refused_keep_days
+        keep = self.retention.refused_keep_days
         cutoff = datetime.now(UTC) - timedelta(days=keep)
         # older ones are past their keep time: hidden here, deleted by the housekeeping task
         keep_row = log_filter(seat, action_type)
@@ -297,21 +314,21 @@ class AdminService:
         if closed:
             log.info("closed %d abandoned rooms", closed)
         async with self.db.sessions() as s:
-            await purge_old_refused(s, self.settings.refused_keep_days)
-            if self.settings.finished_room_days:
-                await purge_old_rooms(s, self.settings.finished_room_days)
+            await purge_old_refused(s, self.retention.refused_keep_days)
+            if self.retention.finished_room_days:
+                await purge_old_rooms(s, self.retention.finished_room_days)
 
     async def close_abandoned_rooms(self, now: datetime | None = None) -> int:
         """Close lobbies nobody touched for ``ABANDONED_LOBBY_HOURS`` and running games nobody
         touched for ``ABANDONED_GAME_HOURS`` (0: never), as an admin's close does: anyone still
         connected is told, bots and clocks stop, the log stays. They are then purged with the
         finished rooms, ``FINISHED_ROOM_DAYS`` after (docs/deploy.md, "Abandoned rooms")."""
-        settings = self.settings
+        retention = self.retention
         now = now or datetime.now(UTC)
         closed = 0
         for status, hours in (
-            (RoomStatus.LOBBY, settings.abandoned_lobby_hours),
-            (RoomStatus.PLAYING, settings.abandoned_game_hours),
+            (RoomStatus.LOBBY, retention.abandoned_lobby_hours),
+            (RoomStatus.PLAYING, retention.abandoned_game_hours),
         ):
             if not hours:
                 continue

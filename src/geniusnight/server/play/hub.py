@@ -83,6 +83,10 @@ class Hub:
     def connections(self) -> list[Connection]:
         return [conn for conns in self.rooms.values() for conn in conns]
 
+    def room_connections(self, room_id: str) -> tuple[Connection, ...]:
+        """The connections open here to ``room_id``."""
+        return tuple(self.rooms.get(room_id, ()))
+
     def local_members(self, room_id: str) -> set[int]:
         return {c.member_id for c in self.rooms.get(room_id, ()) if c.member_id is not None}
 
