@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
+from dataclasses import replace
 from typing import Any
 
 import httpx
@@ -14,6 +15,7 @@ import pytest
 from sqlalchemy import func, select
 
 from geniusnight.fixtures.count21 import ENGINE
+from geniusnight.server.rooms.service import OptionSizes
 from geniusnight.storage.models import RefusalCount, RefusedAction
 from inprocess import serve
 from support import seated_room
@@ -58,15 +60,15 @@ async def test_an_option_file_over_the_size_limit_is_refused_with_options_too_la
 
 async def test_all_options_together_have_a_size_limit(client: httpx.AsyncClient, app: Any) -> None:
     """OPTIONS_MAX_BYTES: each option may fit and all of them together still not."""
-    settings = app.state.settings
-    settings.option_max_bytes, settings.options_max_bytes = 1024, 1500
+    rooms = app.state.rooms
+    rooms.config = replace(rooms.config, option_sizes=OptionSizes(each=1024, total=1500))
     room_id, auth = await host_room(client)
     fits = list(range(280))  # 1,011 bytes of JSON
     r = await client.patch(f"/api/rooms/{room_id}", json={"options": {"secrets": fits}}, headers=auth)
     assert r.status_code == 200, r.text
     r = await client.patch(f"/api/rooms/{room_id}", json={"options": {"secrets": list(range(400))}}, headers=auth)
     assert r.status_code == 413 and "secrets" in r.json()["message"]
-    settings.options_max_bytes = 1000
+    rooms.config = replace(rooms.config, option_sizes=OptionSizes(each=1024, total=1000))
     r = await client.patch(f"/api/rooms/{room_id}", json={"options": {"target": 30}}, headers=auth)
     assert r.status_code == 413 and r.json()["code"] == "options_too_large"
 

@@ -9,6 +9,7 @@ import os
 import socket
 import uuid
 from collections.abc import Iterator
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -51,7 +52,8 @@ def test_a_window_limit_frees_up_as_its_minute_passes() -> None:
 
 
 async def test_a_room_holds_at_most_room_members_max_people(app: Any, client: httpx.AsyncClient) -> None:
-    app.state.settings.room_members_max = 4
+    rooms = app.state.rooms
+    rooms.config = replace(rooms.config, room_members_max=4)  # ROOM_MEMBERS_MAX
     host = (await create(client)).json()
     invite = host["invite_url"].rsplit("/", 1)[1]
     for i in range(3):  # two more seats, then a spectator

@@ -28,7 +28,8 @@ from .replay.logs import GameLogs
 from .rooms.hosting import HostWatch
 from .rooms.party import PartyNight
 from .rooms.publisher import RoomPublisher, RoomReader
-from .rooms.usecases import RoomUseCases
+from .rooms.service import OptionSizes
+from .rooms.usecases import RoomConfig, RoomUseCases
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,8 +100,14 @@ def build(settings: Settings, clock: Clock | None = None) -> Root:
         db, games.clock, events, hub, bus, secret_key=settings.secret_key, seconds=settings.host_away_seconds
     )
     logs = GameLogs(db)
+    room_config = RoomConfig(
+        secret_key=settings.secret_key,
+        room_members_max=settings.room_members_max,
+        option_sizes=OptionSizes(settings.option_max_bytes, settings.options_max_bytes),
+        option_changes_per_minute=settings.option_changes_per_minute,
+    )
     rooms = RoomUseCases(
-        settings,
+        room_config,
         db,
         games,
         reader=reader,
@@ -114,7 +121,13 @@ def build(settings: Settings, clock: Clock | None = None) -> Root:
         chat_rate=rate_limit(settings.chat_per_minute, 60, "chat", redis),
     )
     party = PartyNight(
-        settings, db, games, rooms, events, code_rate=rate_limit(settings.code_misses_per_minute, 60, "codes", redis)
+        db,
+        games,
+        rooms,
+        events,
+        secret_key=settings.secret_key,
+        room_members_max=settings.room_members_max,
+        code_rate=rate_limit(settings.code_misses_per_minute, 60, "codes", redis),
     )
     retention = Retention(
         refused_keep_days=settings.refused_keep_days,

@@ -25,7 +25,6 @@ from typing import Any
 import segno
 from sqlalchemy import select
 
-from ...settings import Settings
 from ...storage.database import Database
 from ...storage.models import Member, Room, RoomStatus
 from ..errors import ApiError
@@ -61,15 +60,17 @@ def qr_svg(text: str) -> bytes:
 class PartyNight:
     def __init__(
         self,
-        settings: Settings,
         db: Database,
         games: GameService,
         rooms: RoomUseCases,
         events: RoomPublisher,
         *,
+        secret_key: str,
+        room_members_max: int,
         code_rate: RateLimit,
     ) -> None:
-        self.settings = settings
+        self.secret_key = secret_key  # seat tokens and screen keys are derived from it
+        self.room_members_max = room_members_max
         self.db = db
         self.games = games
         self.rooms = rooms  # the room's snapshot, as its members see it
@@ -78,9 +79,8 @@ class PartyNight:
 
     @asynccontextmanager
     async def _rooms(self) -> AsyncIterator[RoomService]:
-        settings = self.settings
         async with self.db.sessions() as s:
-            yield RoomService(s, settings.secret_key, max_members=settings.room_members_max)
+            yield RoomService(s, self.secret_key, max_members=self.room_members_max)
 
     # --- the room code ----------------------------------------------------------------------
 
@@ -91,7 +91,7 @@ class PartyNight:
         minute (every code is refused then, the right one too); 404 ``no_such_code`` (counted
         as a miss); 403 ``code_closed`` while the host does not let the code admit anyone."""
         if await self.code_rate.full(address):
-            per = self.settings.code_misses_per_minute
+            per = self.code_rate.limit
             raise ApiError(429, "too_many_code_tries", f"{per} wrong codes in a minute; wait a minute and try again.")
         code = read_code(typed)
         async with self._rooms() as svc:
@@ -120,7 +120,7 @@ class PartyNight:
     # --- the invite's QR code and the shared screen ----------------------------------------------
 
     def _is_screen(self, room_id: str, key: str | None) -> bool:
-        return key is not None and hmac.compare_digest(key, screen_key(self.settings.secret_key, room_id))
+        return key is not None and hmac.compare_digest(key, screen_key(self.secret_key, room_id))
 
     async def invite_qr(self, room_id: str, token: str | None, base_url: str) -> bytes:
         """The invite link as a QR code, for a member or the room's screen (``token``: a seat
@@ -141,7 +141,7 @@ class PartyNight:
                 raise not_member()
             if member.id != room.host_member_id:
                 raise not_host()
-        return f"/r/{room_id}/screen#{screen_key(self.settings.secret_key, room_id)}"
+        return f"/r/{room_id}/screen#{screen_key(self.secret_key, room_id)}"
 
     async def admit_screen(self, room_id: str, key: str | None) -> None:
         """A shared screen opens its socket: 404 for a room that is gone, 401 ``bad_screen_key``."""
@@ -157,12 +157,11 @@ class PartyNight:
         for each, the game, the players, its status, whose turn it is, and the caller's seat.
         Also returns the room ids whose token no longer admits anyone (the member left or was
         removed, the room is closed or gone), so that their cookies can be dropped."""
-        settings = self.settings
         wanted = dict(list(tokens.items())[:MY_ROOMS_MAX])
         # a token counts only for the room its cookie names (one token under two names, too)
         by_hash: dict[str, set[str]] = {}
         for room_id, token in wanted.items():
-            by_hash.setdefault(hash_token(token, settings.secret_key), set()).add(room_id)
+            by_hash.setdefault(hash_token(token, self.secret_key), set()).add(room_id)
         async with self._rooms() as svc:
             rows = await svc.s.execute(
                 select(Member, Room)

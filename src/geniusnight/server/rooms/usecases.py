@@ -15,7 +15,6 @@ from typing import Any
 
 from sqlalchemy.exc import DBAPIError
 
-from ...settings import Settings
 from ...storage.database import Database
 from ...storage.models import Game, Member, Room, RoomStatus
 from ..errors import ApiError
@@ -59,6 +58,17 @@ class TokenBucket:
 
 
 @dataclass(frozen=True, slots=True)
+class RoomConfig:
+    """The settings the room use cases read (``compose.py`` fills it from the settings of the
+    same names)."""
+
+    secret_key: str  # seat tokens are stored as its HMAC
+    room_members_max: int  # people in one room, spectators included
+    option_sizes: OptionSizes  # OPTION_MAX_BYTES, OPTIONS_MAX_BYTES
+    option_changes_per_minute: int  # option and time-limit changes one member may make
+
+
+@dataclass(frozen=True, slots=True)
 class Joined:
     """Who the caller is in the room they created or joined."""
 
@@ -87,7 +97,7 @@ class RoomUseCases:
 
     def __init__(
         self,
-        settings: Settings,
+        config: RoomConfig,
         db: Database,
         games: GameService,
         *,
@@ -101,7 +111,7 @@ class RoomUseCases:
         room_rate: RateLimit,
         chat_rate: RateLimit,
     ) -> None:
-        self.settings = settings
+        self.config = config
         self.db = db
         self.games = games
         self.reader = reader  # the room's snapshot from the database
@@ -115,14 +125,15 @@ class RoomUseCases:
         self.chat_rate = chat_rate  # chat messages, by member
         # a custom deck is checked by the game at every change: a host may not change
         # options as fast as they can send them
-        self.option_changes = TokenBucket(settings.option_changes_per_minute)
+        self.option_changes = TokenBucket(config.option_changes_per_minute)
 
     @asynccontextmanager
     async def _rooms(self) -> AsyncIterator[RoomService]:
-        settings = self.settings
+        config = self.config
         async with self.db.sessions() as s:
-            sizes = OptionSizes(settings.option_max_bytes, settings.options_max_bytes)
-            yield RoomService(s, settings.secret_key, max_members=settings.room_members_max, option_sizes=sizes)
+            yield RoomService(
+                s, config.secret_key, max_members=config.room_members_max, option_sizes=config.option_sizes
+            )
 
     @staticmethod
     async def _caller(svc: RoomService, room_id: str, token: str | None) -> tuple[Room, Member | None]:
@@ -141,7 +152,7 @@ class RoomUseCases:
 
     def _allow_option_change(self, member_id: int) -> None:
         if not self.option_changes.take(member_id):
-            per = self.settings.option_changes_per_minute
+            per = self.config.option_changes_per_minute
             raise ApiError(429, "options_rate", f"At most {per} option changes a minute; wait a moment.")
 
     # --- reading -----------------------------------------------------------------------
@@ -208,7 +219,7 @@ class RoomUseCases:
 
     async def create(self, address: str, game: str, options: Any, name: Any, time_limits: Any = None) -> Joined:
         if not await self.room_rate.hit(address):
-            per = self.settings.rooms_per_minute
+            per = self.room_rate.limit
             raise ApiError(429, "too_many_rooms", f"At most {per} new rooms a minute from one address; wait a moment.")
         async with self._rooms() as svc:
             room, member, token = await svc.create(game, options, name, time_limits)
@@ -409,7 +420,7 @@ class RoomUseCases:
 
     async def begin(self, room_id: str, token: str | None, *, rematch: bool) -> LiveGame:
         """The host starts the game (or a rematch): committed, cached, its clock and bots going."""
-        token_hash = hash_token(token, self.settings.secret_key) if token else None
+        token_hash = hash_token(token, self.config.secret_key) if token else None
         start = partial(start_game, room_id=room_id, token_hash=token_hash, rematch=rematch)
         for _ in range(SEATING_TRIES):
             try:
@@ -435,7 +446,7 @@ class RoomUseCases:
 
     async def _allow_chat(self, member_id: int) -> None:
         if not await self.chat_rate.hit(str(member_id)):
-            per = self.settings.chat_per_minute
+            per = self.chat_rate.limit
             raise ApiError(429, "chat_rate", f"At most {per} chat messages a minute; wait a moment.")
 
     async def _say(self, svc: RoomService, room: Room, member: Member, text: Any) -> dict[str, Any]:
