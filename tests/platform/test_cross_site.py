@@ -13,7 +13,6 @@ import websockets
 
 from geniusnight.server.admin.auth import ADMIN_COOKIE
 from geniusnight.server.origin import origin_allowed
-from geniusnight.settings import Settings
 from inprocess import serve
 
 EVIL = "http://evil.testserver"
@@ -62,12 +61,13 @@ async def test_a_script_with_a_bearer_token_needs_no_origin(app: Any) -> None:
 
 
 def test_the_public_url_names_the_one_allowed_origin() -> None:
-    settings = Settings(env="test", public_url="https://play.example.org")
-    assert origin_allowed(settings, "https://play.example.org", "internal:8000")
+    public_url = "https://play.example.org"  # GENIUSNIGHT_PUBLIC_URL
+    assert origin_allowed(public_url, "https://play.example.org", "internal:8000")
     for other in ("http://play.example.org", "https://play.example.org:8443", "https://x.play.example.org"):
-        assert not origin_allowed(settings, other, "play.example.org")
-    assert origin_allowed(Settings(env="test"), "http://127.0.0.1:8000", "127.0.0.1:8000")
-    assert not origin_allowed(Settings(env="test"), "http://127.0.0.1:8001", "127.0.0.1:8000")
+        assert not origin_allowed(public_url, other, "play.example.org")
+    unset = ""  # the request's own host is the site's
+    assert origin_allowed(unset, "http://127.0.0.1:8000", "127.0.0.1:8000")
+    assert not origin_allowed(unset, "http://127.0.0.1:8001", "127.0.0.1:8000")
 
 
 async def test_the_websocket_refuses_pages_of_other_sites(db_url: str) -> None:

@@ -79,7 +79,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     )
     for field in dataclasses.fields(root):  # by name, as deps.py reads them
         setattr(app.state, field.name, getattr(root, field.name))
-    app.add_middleware(OriginGuard, settings=settings)
+    app.add_middleware(OriginGuard, public_url=settings.public_url)
 
     @app.exception_handler(ApiError)
     async def _api_error(_request: Request, exc: ApiError) -> JSONResponse:

@@ -23,7 +23,7 @@ from .play.bus import Bus, RedisBus
 from .play.driver import Driver
 from .play.games import CacheLimits, GameService, LiveGame
 from .play.hub import Hub
-from .play.ws import SocketPorts
+from .play.ws import SocketConfig, SocketPorts
 from .replay.logs import GameLogs
 from .rooms.hosting import HostWatch
 from .rooms.party import PartyNight
@@ -137,8 +137,16 @@ def build(settings: Settings, clock: Clock | None = None) -> Root:
     )
     admin = AdminService(db, games, hub, events, logs, retention)
     lifecycle = Lifecycle(games, hub, driver, admin)
+    socket_config = SocketConfig(
+        public_url=settings.public_url,
+        max_frame_bytes=settings.max_frame_bytes,
+        hello_seconds=settings.hello_seconds,
+        ws_per_member=settings.ws_per_member,
+        rate_per_second=settings.rate_per_second,
+        rate_burst=settings.rate_burst,
+    )
     room_sockets = SocketPorts(
-        settings,
+        socket_config,
         hub,
         games,
         rooms,

@@ -25,7 +25,6 @@ from starlette.datastructures import Headers
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from ..settings import Settings
 from .admin.auth import ADMIN_COOKIE
 from .deps import COOKIE_PREFIX, cookie_name
 
@@ -44,9 +43,11 @@ def request_origin(headers: Headers) -> str | None:
     return None
 
 
-def origin_allowed(settings: Settings, origin: str, host: str | None) -> bool:
-    if settings.public_url:
-        public = urlsplit(settings.public_url)
+def origin_allowed(public_url: str, origin: str, host: str | None) -> bool:
+    """``origin`` is the site's own: the public URL's (``GENIUSNIGHT_PUBLIC_URL``), or while
+    that is unset (""), the request's own host."""
+    if public_url:
+        public = urlsplit(public_url)
         return origin.rstrip("/") == f"{public.scheme}://{public.netloc}"
     return host is not None and urlsplit(origin).netloc == host
 
@@ -74,16 +75,16 @@ def says_where_from(headers: Headers) -> bool:
     return "origin" in headers or "sec-fetch-site" in headers
 
 
-def from_another_site(settings: Settings, path: str, headers: Headers) -> bool:
+def from_another_site(public_url: str, path: str, headers: Headers) -> bool:
     """True for a request that changes something and may come from another site's page."""
     origin = headers.get("origin")
     if origin is not None:
-        return not origin_allowed(settings, origin, headers.get("host"))
+        return not origin_allowed(public_url, origin, headers.get("host"))
     fetch_site = headers.get("sec-fetch-site")
     if fetch_site is not None:
         return fetch_site != "same-origin"
     referer = request_origin(headers)
-    if referer is not None and not origin_allowed(settings, referer, headers.get("host")):
+    if referer is not None and not origin_allowed(public_url, referer, headers.get("host")):
         return True
     return cookie_only(path, headers)
 
@@ -92,13 +93,13 @@ class OriginGuard:
     """ASGI middleware: refuses cross-site unsafe HTTP requests with 403 (websockets check
     the same in :mod:`.play.ws`, where the token's source is known)."""
 
-    def __init__(self, app: ASGIApp, settings: Settings) -> None:
+    def __init__(self, app: ASGIApp, public_url: str) -> None:
         self.app = app
-        self.settings = settings
+        self.public_url = public_url  # GENIUSNIGHT_PUBLIC_URL ("": each request's own host)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         unsafe = scope["type"] == "http" and scope["method"] not in SAFE_METHODS
-        if unsafe and from_another_site(self.settings, scope["path"], Headers(scope=scope)):
+        if unsafe and from_another_site(self.public_url, scope["path"], Headers(scope=scope)):
             body = {"code": "bad_origin", "message": "Requests must come from this site's own pages."}
             await JSONResponse(body, status_code=403)(scope, receive, send)
             return

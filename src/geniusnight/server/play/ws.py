@@ -16,7 +16,6 @@ from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ...logs import fields
-from ...settings import Settings
 from ..deps import cookie_name
 from ..errors import ApiError
 from ..lifecycle import Lifecycle
@@ -41,11 +40,24 @@ SOCKET_REFUSALS = {
 
 
 @dataclass(frozen=True, slots=True)
+class SocketConfig:
+    """The settings the room socket reads (``compose.py`` fills it from the settings of the
+    same names)."""
+
+    public_url: str  # the one origin a browser's socket may come from ("": the request's host)
+    max_frame_bytes: int  # of one incoming frame
+    hello_seconds: float  # a new socket must say hello this soon
+    ws_per_member: int  # open sockets of one member in one room (and of a room's screens)
+    rate_per_second: float  # frames a second one socket may send, on average
+    rate_burst: int  # frames it may send at once above that pace
+
+
+@dataclass(frozen=True, slots=True)
 class SocketPorts:
     """What the room socket works with; ``compose.py`` builds it, ``app.py`` hands it to
     :class:`RoomSocket`."""
 
-    settings: Settings
+    config: SocketConfig
     hub: Hub
     games: GameService
     rooms: RoomUseCases
@@ -76,7 +88,7 @@ async def room_socket(ws: WebSocket, receive: Receive, send: Send, ports: Socket
     room_id: str = ws.path_params["room_id"]
     origin = ws.headers.get("origin")
     fetch_site = ws.headers.get("sec-fetch-site")
-    if (origin is not None and not origin_allowed(ports.settings, origin, ws.headers.get("host"))) or (
+    if (origin is not None and not origin_allowed(ports.config.public_url, origin, ws.headers.get("host"))) or (
         origin is None and fetch_site is not None and fetch_site != "same-origin"
     ):
         await ws.close(code=4403)  # before the handshake: the browser sees 403
@@ -138,8 +150,8 @@ async def _admit(ws: WebSocket, send: Send, ports: SocketPorts, room_id: str) ->
     """The hello, the seat token, the room: a Connection in the hub and the hello; or None
     (refused and closed). Everything looked up here is dropped on return: an idle
     connection keeps only its Connection."""
-    settings = ports.settings
-    hello = await _hello(ws, settings.max_frame_bytes, settings.hello_seconds)
+    config = ports.config
+    hello = await _hello(ws, config.max_frame_bytes, config.hello_seconds)
     if hello is None:
         return None
     if hello.screen is not None:
@@ -159,8 +171,8 @@ async def _admit(ws: WebSocket, send: Send, ports: SocketPorts, room_id: str) ->
         await ws.send_text(outbound.Error(None, e.code, e.message).encode())
         await ws.close(code=4401 if e.code == "not_member" else 4404)
         return None
-    if ports.hub.member_sockets(room_id, admitted.member_id) >= settings.ws_per_member:
-        message = f"You have {settings.ws_per_member} connections open in this room; close one (a tab) first."
+    if ports.hub.member_sockets(room_id, admitted.member_id) >= config.ws_per_member:
+        message = f"You have {config.ws_per_member} connections open in this room; close one (a tab) first."
         await ws.send_text(outbound.Error(None, "too_many_tabs", message).encode())
         await ws.close(code=4429)
         return None
@@ -184,15 +196,15 @@ async def _admit_screen(
 ) -> tuple[Connection, Hello] | None:
     """A shared screen: no member, no seat, no name; it gets what a spectator gets. A room's
     screens together may hold as many sockets as one member (``GENIUSNIGHT_WS_PER_MEMBER``)."""
-    settings = ports.settings
+    config = ports.config
     try:
         await ports.party.admit_screen(room_id, hello.screen)
     except ApiError as e:
         await ws.send_text(outbound.Error(None, e.code, e.message).encode())
         await ws.close(code=4401 if e.status == 401 else 4404)
         return None
-    if ports.hub.member_sockets(room_id, None) >= settings.ws_per_member:
-        message = f"This room has {settings.ws_per_member} shared screens open; close one first."
+    if ports.hub.member_sockets(room_id, None) >= config.ws_per_member:
+        message = f"This room has {config.ws_per_member} shared screens open; close one first."
         await ws.send_text(outbound.Error(None, "too_many_tabs", message).encode())
         await ws.close(code=4429)
         return None
@@ -248,8 +260,8 @@ async def _send_current_state(ports: SocketPorts, conn: Connection, game_id: int
 async def _serve(receive: Receive, ports: SocketPorts, conn: Connection) -> None:
     """The socket's frames after the hello, until it closes: ``receive`` is the server's
     ASGI receive, whose messages are now a frame's text (or bytes) or the disconnect."""
-    settings = ports.settings
-    bucket = TokenBucket(settings.rate_per_second, settings.rate_burst)
+    config = ports.config
+    bucket = TokenBucket(config.rate_per_second, config.rate_burst)
     while not conn.closed:
         message = await receive()
         if message["type"] == "websocket.disconnect":
@@ -258,7 +270,7 @@ async def _serve(receive: Receive, ports: SocketPorts, conn: Connection) -> None
         if text is None:
             conn.send_frame(outbound.Error(None, "malformed", "Send text frames with JSON."))
             continue
-        frame = frames.read(text, settings.max_frame_bytes)
+        frame = frames.read(text, config.max_frame_bytes)
         if not bucket.take():
             conn.send_frame(outbound.Error(frame.ref, "rate_limited", "Too many frames; slow down."))
             continue
