@@ -135,7 +135,7 @@ def build(settings: Settings, clock: Clock | None = None) -> Root:
         abandoned_lobby_hours=settings.abandoned_lobby_hours,
         abandoned_game_hours=settings.abandoned_game_hours,
     )
-    admin = AdminService(db, games, hub, events, logs, retention)
+    admin = AdminService(db, games.close_room, hub, events, logs, retention)
     lifecycle = Lifecycle(games, hub, driver, admin)
     socket_config = SocketConfig(
         public_url=settings.public_url,

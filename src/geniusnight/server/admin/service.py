@@ -5,6 +5,7 @@ room, a game's log with its refused actions, exports and the state at any seq (t
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -26,7 +27,6 @@ from ...storage.models import (
     RoomStatus,
 )
 from ..errors import ApiError
-from ..play.games import GameService
 from ..ports import Sockets
 from ..replay.logs import GameLogs, game_summary, iso, log_filter, player
 from ..rooms.publisher import RoomPublisher
@@ -101,14 +101,15 @@ class AdminService:
     def __init__(
         self,
         db: Database,
-        games: GameService,
+        close_room: Callable[[str], None],
         sockets: Sockets,
         events: RoomPublisher,
         logs: GameLogs,
         retention: Retention,
     ) -> None:
         self.db = db
-        self.games = games
+        # the game service's: a closed room's cached games refuse every later move
+        self.close_room = close_room
         self.sockets = sockets  # this process's connections, shown with a room
         self.events = events
         self.logs = logs
@@ -243,7 +244,7 @@ class AdminService:
             room.status = RoomStatus.CLOSED
             room.updated_at = datetime.now(UTC)
             await session.commit()
-        self.games.close_room(room_id)  # bots and clocks stop here at once
+        self.close_room(room_id)  # bots and clocks stop here at once
         await self.events.publish_closed(room_id, message)
         return already
 
@@ -349,7 +350,7 @@ class AdminService:
                     room_ids = list(result.scalars())
                     await session.commit()
                 for room_id in room_ids:
-                    self.games.close_room(room_id)
+                    self.close_room(room_id)
                     await self.events.publish_closed(room_id, ABANDONED_MESSAGE)
                 closed += len(room_ids)
                 if len(candidates) < ABANDONED_BATCH:
