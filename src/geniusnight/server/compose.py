@@ -136,7 +136,7 @@ def build(settings: Settings, clock: Clock | None = None) -> Root:
         abandoned_game_hours=settings.abandoned_game_hours,
     )
     admin = AdminService(db, games.close_room, hub, events, logs, retention)
-    lifecycle = Lifecycle(games, hub, driver, admin)
+    lifecycle = Lifecycle(games, hub, drain_turns=driver.drain, purge=admin.purge)
     socket_config = SocketConfig(
         public_url=settings.public_url,
         max_frame_bytes=settings.max_frame_bytes,

@@ -7,12 +7,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Awaitable, Callable
 
-from .admin.service import AdminService
-from .play.driver import Driver
 from .play.games import GameService
-from .play.hub import Hub
 from .play.outbound import Reconnect
+from .ports import Sockets
 
 log = logging.getLogger(__name__)
 
@@ -24,11 +23,18 @@ PURGE_SECONDS = 3600.0
 
 
 class Lifecycle:
-    def __init__(self, games: GameService, hub: Hub, driver: Driver, admin: AdminService) -> None:
+    def __init__(
+        self,
+        games: GameService,
+        sockets: Sockets,
+        *,
+        drain_turns: Callable[[], Awaitable[None]],
+        purge: Callable[[], Awaitable[None]],
+    ) -> None:
         self.games = games
-        self.hub = hub
-        self.driver = driver
-        self.admin = admin  # retention
+        self.sockets = sockets  # told to reconnect, then waited for
+        self.drain_turns = drain_turns  # the driver's drain: bots and clocks take no new job here
+        self.purge = purge  # the admin's retention
         self.draining = False  # shutting down: /readyz answers 503, new sockets are sent away
         self.last_purge = 0.0
 
@@ -38,16 +44,16 @@ class Lifecycle:
         ``reconnect`` frame, moves that still arrive on a socket before its client closes it
         are committed and acknowledged, and this returns when no move is in flight."""
         self.draining = True
-        await self.driver.drain()
-        conns = self.hub.connections()
+        await self.drain_turns()
+        conns = self.sockets.connections()
         for conn in conns:
             conn.send_frame(Reconnect())
         log.info("draining: %d sockets asked to reconnect", len(conns))
         loop = asyncio.get_running_loop()
         give_up = loop.time() + grace
-        while self.hub.rooms and loop.time() < give_up:  # clients close their sockets themselves
+        while self.sockets.connections() and loop.time() < give_up:  # clients close their sockets themselves
             await asyncio.sleep(0.02)
-        for conn in self.hub.connections():
+        for conn in self.sockets.connections():
             conn.finish()
         if not await self.games.settled(timeout):
             log.error("draining: %d moves still in flight after %.0f s", self.games.in_flight, timeout)
@@ -62,6 +68,6 @@ class Lifecycle:
                 self.games.prune()
                 if time.monotonic() - self.last_purge > PURGE_SECONDS:
                     self.last_purge = time.monotonic()
-                    await self.admin.purge()
+                    await self.purge()
             except Exception:
                 log.exception("housekeeping failed")

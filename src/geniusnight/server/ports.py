@@ -1,5 +1,5 @@
-"""The narrow interfaces the room use cases, the host watch, the room publisher and the admin
-service are given in place of the objects behind them (``compose.py`` passes those: the hub,
+"""The narrow interfaces the room use cases, the host watch, the room publisher, the admin
+service and the lifecycle are given in place of the objects behind them (``compose.py`` passes those: the hub,
 the bus, the driver). Each names only what its users call."""
 
 from __future__ import annotations
@@ -29,6 +29,10 @@ class Presence(Protocol):
 
 class Sockets(Protocol):
     """This process's open sockets (the hub)."""
+
+    def connections(self) -> Collection[Connection]:
+        """Every socket open here."""
+        ...
 
     def room_connections(self, room_id: str) -> Collection[Connection]:
         """The sockets open here to ``room_id``."""
