@@ -61,14 +61,14 @@ async def test_an_option_file_over_the_size_limit_is_refused_with_options_too_la
 async def test_all_options_together_have_a_size_limit(client: httpx.AsyncClient, app: Any) -> None:
     """OPTIONS_MAX_BYTES: each option may fit and all of them together still not."""
     rooms = app.state.rooms
-    rooms.config = replace(rooms.config, option_sizes=OptionSizes(each=1024, total=1500))
+    rooms.room_services = replace(rooms.room_services, option_sizes=OptionSizes(each=1024, total=1500))
     room_id, auth = await host_room(client)
     fits = list(range(280))  # 1,011 bytes of JSON
     r = await client.patch(f"/api/rooms/{room_id}", json={"options": {"secrets": fits}}, headers=auth)
     assert r.status_code == 200, r.text
     r = await client.patch(f"/api/rooms/{room_id}", json={"options": {"secrets": list(range(400))}}, headers=auth)
     assert r.status_code == 413 and "secrets" in r.json()["message"]
-    rooms.config = replace(rooms.config, option_sizes=OptionSizes(each=1024, total=1000))
+    rooms.room_services = replace(rooms.room_services, option_sizes=OptionSizes(each=1024, total=1000))
     r = await client.patch(f"/api/rooms/{room_id}", json={"options": {"target": 30}}, headers=auth)
     assert r.status_code == 413 and r.json()["code"] == "options_too_large"
 

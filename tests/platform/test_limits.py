@@ -53,7 +53,7 @@ def test_a_window_limit_frees_up_as_its_minute_passes() -> None:
 
 async def test_a_room_holds_at_most_room_members_max_people(app: Any, client: httpx.AsyncClient) -> None:
     rooms = app.state.rooms
-    rooms.config = replace(rooms.config, room_members_max=4)  # ROOM_MEMBERS_MAX
+    rooms.room_services = replace(rooms.room_services, room_members_max=4)  # ROOM_MEMBERS_MAX
     host = (await create(client)).json()
     invite = host["invite_url"].rsplit("/", 1)[1]
     for i in range(3):  # two more seats, then a spectator

@@ -28,8 +28,8 @@ from .replay.logs import GameLogs
 from .rooms.hosting import HostWatch
 from .rooms.party import PartyNight
 from .rooms.publisher import RoomPublisher, RoomReader
-from .rooms.service import OptionSizes
-from .rooms.usecases import RoomConfig, RoomUseCases
+from .rooms.service import OptionSizes, RoomServices
+from .rooms.usecases import RoomUseCases
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +45,7 @@ class Root:
     events: RoomPublisher
     hosts: HostWatch
     rooms: RoomUseCases
+    room_services: RoomServices  # a RoomService on a route's session (deps.py)
     party: PartyNight
     admin: AdminService
     logs: GameLogs
@@ -89,7 +90,12 @@ def build(settings: Settings, clock: Clock | None = None) -> Root:
     commits: list[Callable[[LiveGame], Awaitable[None]]] = []
     limits = CacheLimits(settings.live_games_max, settings.live_idle_seconds, settings.live_finished_seconds)
     games = GameService(db, multi_process=multi_process, clock=clock, limits=limits, on_commit=commits)
-    reader = RoomReader(db, settings.secret_key)
+    room_services = RoomServices(
+        settings.secret_key,
+        settings.room_members_max,
+        OptionSizes(settings.option_max_bytes, settings.options_max_bytes),
+    )
+    reader = RoomReader(db, room_services)
     hub = Hub(games, reader, settings.patch_steps)
     bus: Bus = RedisBus(hub, settings.redis_url) if settings.redis_url else Bus(hub)
     redis = bus.redis if isinstance(bus, RedisBus) else None  # limits shared by every process
@@ -97,17 +103,11 @@ def build(settings: Settings, clock: Clock | None = None) -> Root:
     events = RoomPublisher(bus, hub, reader, multi_process=multi_process)
     commits += [events.publish_state, driver.on_commit]
     hosts = HostWatch(
-        db, games.clock, events, hub, bus, secret_key=settings.secret_key, seconds=settings.host_away_seconds
+        db, games.clock, events, hub, bus, room_services=room_services, seconds=settings.host_away_seconds
     )
     logs = GameLogs(db)
-    room_config = RoomConfig(
-        secret_key=settings.secret_key,
-        room_members_max=settings.room_members_max,
-        option_sizes=OptionSizes(settings.option_max_bytes, settings.options_max_bytes),
-        option_changes_per_minute=settings.option_changes_per_minute,
-    )
     rooms = RoomUseCases(
-        room_config,
+        room_services,
         db,
         games,
         reader=reader,
@@ -119,14 +119,14 @@ def build(settings: Settings, clock: Clock | None = None) -> Root:
         logs=logs,
         room_rate=rate_limit(settings.rooms_per_minute, 60, "rooms", redis),
         chat_rate=rate_limit(settings.chat_per_minute, 60, "chat", redis),
+        option_changes_per_minute=settings.option_changes_per_minute,
     )
     party = PartyNight(
         db,
         games,
         rooms,
         events,
-        secret_key=settings.secret_key,
-        room_members_max=settings.room_members_max,
+        room_services,
         code_rate=rate_limit(settings.code_misses_per_minute, 60, "codes", redis),
     )
     retention = Retention(
@@ -165,6 +165,7 @@ def build(settings: Settings, clock: Clock | None = None) -> Root:
         events,
         hosts,
         rooms,
+        room_services,
         party,
         admin,
         logs,

@@ -20,7 +20,7 @@ from .lifecycle import Lifecycle
 from .limits import RateLimit
 from .play.bus import Bus
 from .rooms.party import PartyNight
-from .rooms.service import RoomService
+from .rooms.service import RoomService, RoomServices
 from .rooms.usecases import RoomUseCases
 
 COOKIE_PREFIX = "gn_seat_"
@@ -114,8 +114,9 @@ async def get_session(db: DatabaseDep) -> AsyncIterator[AsyncSession]:
 SessionDep = Annotated[AsyncSession, Depends(get_session)]
 
 
-async def get_room_service(settings: SettingsDep, session: SessionDep) -> RoomService:
-    return RoomService(session, settings.secret_key, max_members=settings.room_members_max)
+async def get_room_service(request: Request, session: SessionDep) -> RoomService:
+    room_services: RoomServices = request.app.state.room_services
+    return room_services(session)
 
 
 RoomServiceDep = Annotated[RoomService, Depends(get_room_service)]

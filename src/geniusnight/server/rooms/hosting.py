@@ -21,7 +21,7 @@ from ...storage.database import Database
 from ..errors import ApiError
 from ..ports import Presence, Roster
 from .publisher import RoomPublisher
-from .service import RoomService
+from .service import RoomServices
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +37,7 @@ class HostWatch:
         presence: Presence,
         roster: Roster,
         *,
-        secret_key: str,
+        room_services: RoomServices,
         seconds: float,
     ) -> None:
         self.db = db
@@ -45,7 +45,7 @@ class HostWatch:
         self.events = events
         self.presence = presence  # who has a socket open here
         self.roster = roster  # who is connected through any process
-        self.secret_key = secret_key
+        self.room_services = room_services
         self.seconds = seconds  # how long a host may be gone (GENIUSNIGHT_HOST_AWAY_SECONDS)
         self.gone: dict[str, tuple[int, datetime]] = {}  # room -> (host member id, gone since)
         self._tasks: set[asyncio.Task[None]] = set()
@@ -85,7 +85,7 @@ class HostWatch:
 
     async def pass_on(self, room_id: str, gone_id: int, online: set[int]) -> None:
         async with self.db.sessions() as s:
-            svc = RoomService(s, self.secret_key)
+            svc = self.room_services(s)
 
             async def change(room: Any) -> tuple[str, Any] | None:
                 if room.host_member_id != gone_id:

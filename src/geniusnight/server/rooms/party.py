@@ -33,7 +33,7 @@ from ..play.games import GameService
 from .codes import read_code
 from .publisher import RoomPublisher
 from .refusals import not_host, not_member
-from .service import RoomService, hash_token
+from .service import RoomService, RoomServices
 from .usecases import RoomUseCases
 
 MY_ROOMS_MAX = 30  # seat cookies read for "my rooms" (a browser in more rooms sees 30 of them)
@@ -64,13 +64,11 @@ class PartyNight:
         games: GameService,
         rooms: RoomUseCases,
         events: RoomPublisher,
+        room_services: RoomServices,
         *,
-        secret_key: str,
-        room_members_max: int,
         code_rate: RateLimit,
     ) -> None:
-        self.secret_key = secret_key  # seat tokens and screen keys are derived from it
-        self.room_members_max = room_members_max
+        self.room_services = room_services  # screen keys derive from its secret, as seat tokens' hashes do
         self.db = db
         self.games = games
         self.rooms = rooms  # the room's snapshot, as its members see it
@@ -80,7 +78,7 @@ class PartyNight:
     @asynccontextmanager
     async def _rooms(self) -> AsyncIterator[RoomService]:
         async with self.db.sessions() as s:
-            yield RoomService(s, self.secret_key, max_members=self.room_members_max)
+            yield self.room_services(s)
 
     # --- the room code ----------------------------------------------------------------------
 
@@ -120,7 +118,7 @@ class PartyNight:
     # --- the invite's QR code and the shared screen ----------------------------------------------
 
     def _is_screen(self, room_id: str, key: str | None) -> bool:
-        return key is not None and hmac.compare_digest(key, screen_key(self.secret_key, room_id))
+        return key is not None and hmac.compare_digest(key, screen_key(self.room_services.secret_key, room_id))
 
     async def invite_qr(self, room_id: str, token: str | None, base_url: str) -> bytes:
         """The invite link as a QR code, for a member or the room's screen (``token``: a seat
@@ -141,7 +139,7 @@ class PartyNight:
                 raise not_member()
             if member.id != room.host_member_id:
                 raise not_host()
-        return f"/r/{room_id}/screen#{screen_key(self.secret_key, room_id)}"
+        return f"/r/{room_id}/screen#{screen_key(self.room_services.secret_key, room_id)}"
 
     async def admit_screen(self, room_id: str, key: str | None) -> None:
         """A shared screen opens its socket: 404 for a room that is gone, 401 ``bad_screen_key``."""
@@ -161,7 +159,7 @@ class PartyNight:
         # a token counts only for the room its cookie names (one token under two names, too)
         by_hash: dict[str, set[str]] = {}
         for room_id, token in wanted.items():
-            by_hash.setdefault(hash_token(token, self.secret_key), set()).add(room_id)
+            by_hash.setdefault(self.room_services.token_hash(token), set()).add(room_id)
         async with self._rooms() as svc:
             rows = await svc.s.execute(
                 select(Member, Room)

@@ -23,16 +23,16 @@ from ..play.events import (
 )
 from ..play.games import LiveGame
 from ..ports import Presence
-from .service import RoomService
+from .service import RoomServices
 from .statements import read_snapshot
 
 
 class RoomReader:
     """A room as its events and frames show it, read from the database."""
 
-    def __init__(self, db: Database, secret_key: str) -> None:
+    def __init__(self, db: Database, room_services: RoomServices) -> None:
         self.db = db
-        self.secret_key = secret_key
+        self.room_services = room_services
 
     async def read_snapshot(self, room_id: str) -> RoomSnapshot | None:
         """The room as every member sees it, but for who is online, read on its own: the
@@ -42,7 +42,7 @@ class RoomReader:
     async def identities(self, room_id: str) -> dict[int, dict[str, Any]]:
         """``you`` of every person in the room, by member id (empty: no such room)."""
         async with self.db.sessions() as s:
-            svc = RoomService(s, self.secret_key)
+            svc = self.room_services(s)
             try:
                 room = await svc.room(room_id)
             except ApiError:

@@ -23,6 +23,7 @@ import hashlib
 import hmac
 import secrets
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
@@ -667,3 +668,22 @@ def chat_json(m: ChatMessage) -> dict[str, Any]:
         "text": m.text,
         "at": m.created_at.isoformat(),
     }
+
+
+@dataclass(frozen=True, slots=True)
+class RoomServices:
+    """Opens a :class:`RoomService` on a session, with the server's secret and the room's
+    caps: the one place those are given to it. ``compose.py`` builds one from the settings of
+    the same names and hands it to every object (and ``deps.py``'s route dependency) that
+    opens a RoomService."""
+
+    secret_key: str  # seat tokens are stored as its HMAC
+    room_members_max: int  # people in one room, spectators included
+    option_sizes: OptionSizes  # OPTION_MAX_BYTES, OPTIONS_MAX_BYTES
+
+    def __call__(self, session: AsyncSession) -> RoomService:
+        return RoomService(session, self.secret_key, self.room_members_max, self.option_sizes)
+
+    def token_hash(self, token: str) -> str:
+        """A seat token as it is stored."""
+        return hash_token(token, self.secret_key)

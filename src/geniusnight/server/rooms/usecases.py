@@ -23,10 +23,9 @@ from ..play.games import GameService, LiveGame
 from ..ports import Presence, Roster, Turns
 from ..replay.logs import GameLogs
 from .hosting import HostWatch
-from .options import OptionSizes
 from .publisher import RoomPublisher, RoomReader
 from .refusals import not_member, seats_busy
-from .service import RoomService, chat_json, hash_token
+from .service import RoomService, RoomServices, chat_json
 from .statements import SEATING_TRIES, RoomChanged, lost_race, start_game
 
 REMOVED_MESSAGE = "The host removed you from the room."
@@ -58,17 +57,6 @@ class TokenBucket:
 
 
 @dataclass(frozen=True, slots=True)
-class RoomConfig:
-    """The settings the room use cases read (``compose.py`` fills it from the settings of the
-    same names)."""
-
-    secret_key: str  # seat tokens are stored as its HMAC
-    room_members_max: int  # people in one room, spectators included
-    option_sizes: OptionSizes  # OPTION_MAX_BYTES, OPTIONS_MAX_BYTES
-    option_changes_per_minute: int  # option and time-limit changes one member may make
-
-
-@dataclass(frozen=True, slots=True)
 class Joined:
     """Who the caller is in the room they created or joined."""
 
@@ -97,7 +85,7 @@ class RoomUseCases:
 
     def __init__(
         self,
-        config: RoomConfig,
+        room_services: RoomServices,
         db: Database,
         games: GameService,
         *,
@@ -110,8 +98,9 @@ class RoomUseCases:
         logs: GameLogs,
         room_rate: RateLimit,
         chat_rate: RateLimit,
+        option_changes_per_minute: int,
     ) -> None:
-        self.config = config
+        self.room_services = room_services
         self.db = db
         self.games = games
         self.reader = reader  # the room's snapshot from the database
@@ -125,15 +114,13 @@ class RoomUseCases:
         self.chat_rate = chat_rate  # chat messages, by member
         # a custom deck is checked by the game at every change: a host may not change
         # options as fast as they can send them
-        self.option_changes = TokenBucket(config.option_changes_per_minute)
+        self.option_changes_per_minute = option_changes_per_minute
+        self.option_changes = TokenBucket(option_changes_per_minute)
 
     @asynccontextmanager
     async def _rooms(self) -> AsyncIterator[RoomService]:
-        config = self.config
         async with self.db.sessions() as s:
-            yield RoomService(
-                s, config.secret_key, max_members=config.room_members_max, option_sizes=config.option_sizes
-            )
+            yield self.room_services(s)
 
     @staticmethod
     async def _caller(svc: RoomService, room_id: str, token: str | None) -> tuple[Room, Member | None]:
@@ -152,7 +139,7 @@ class RoomUseCases:
 
     def _allow_option_change(self, member_id: int) -> None:
         if not self.option_changes.take(member_id):
-            per = self.config.option_changes_per_minute
+            per = self.option_changes_per_minute
             raise ApiError(429, "options_rate", f"At most {per} option changes a minute; wait a moment.")
 
     # --- reading -----------------------------------------------------------------------
@@ -420,7 +407,7 @@ class RoomUseCases:
 
     async def begin(self, room_id: str, token: str | None, *, rematch: bool) -> LiveGame:
         """The host starts the game (or a rematch): committed, cached, its clock and bots going."""
-        token_hash = hash_token(token, self.config.secret_key) if token else None
+        token_hash = self.room_services.token_hash(token) if token else None
         start = partial(start_game, room_id=room_id, token_hash=token_hash, rematch=rematch)
         for _ in range(SEATING_TRIES):
             try:
