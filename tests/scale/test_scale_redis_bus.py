@@ -37,6 +37,12 @@ class Recorder:
         self.events: list[Event] = []
         self.games = SimpleNamespace(live={})  # the games this process caches: none
 
+    def rooms_here(self) -> list[str]:
+        return list(self.rooms)
+
+    def serves(self, room_id: str) -> bool:
+        return room_id in self.rooms
+
     def follows(self, room_id: str, game_id: int | None) -> bool:
         return room_id in self.rooms or game_id in self.games.live
 

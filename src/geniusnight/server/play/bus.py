@@ -19,7 +19,6 @@ from .. import metrics
 from .events import (
     BadEvent,
     Brief,
-    ClosedEvent,
     Event,
     RoomEvent,
     StartedEvent,
@@ -49,7 +48,6 @@ MAX_OUTBOX = 100_000  # events waiting for Redis before they are dropped (memory
 # from the first to the second figure
 REDIS_COMMAND_SECONDS = 2.0
 REDIS_BACKOFF = (0.5, 30.0)
-CLOSED_MESSAGE = "This room was closed."  # a closure another process announced while Redis was away
 
 
 class Bus:
@@ -220,7 +218,7 @@ class RedisBus(Bus):
     async def _refresh(self) -> None:
         while True:
             await asyncio.sleep(PRESENCE_REFRESH)
-            for room_id in list(set(self.hub.rooms) | set(self._written)):
+            for room_id in list(set(self.hub.rooms_here()) | set(self._written)):
                 await self._presence(room_id)
 
     # --- events ------------------------------------------------------------------------
@@ -264,21 +262,10 @@ class RedisBus(Bus):
 
     async def _resync(self) -> None:
         """Redis is back: what other processes published meanwhile was lost. Each room with a
-        socket here reads its room and its current game from the database and sends what its
-        connections miss, as the start of a game does (seats, the room frame, the state, or
-        nothing for a connection that is current)."""
-        for room_id in list(self.hub.rooms):
+        socket here reads itself anew (:meth:`Hub.resync`)."""
+        for room_id in self.hub.rooms_here():
             try:
-                snap = await self.hub.reads.read_snapshot(room_id)
-                room = snap.room if snap is not None else {}
-                game_id = room.get("game_id")
-                if room.get("status") == "closed":
-                    await self.hub.handle(ClosedEvent(room_id, CLOSED_MESSAGE))
-                elif isinstance(game_id, int):
-                    await self.hub.games.catch_up(game_id)
-                    await self.hub.handle(StartedEvent(room_id, game_id, snap))
-                else:
-                    await self.hub.handle(RoomEvent(room_id, snap))
+                await self.hub.resync(room_id)
             except Exception:
                 log.exception("could not resync room %s", room_id)
 
@@ -324,7 +311,7 @@ class RedisBus(Bus):
 
     async def _deliver(self, event: Event) -> None:
         try:
-            if isinstance(event, RoomEvent | StartedEvent) and event.room in self.hub.rooms:
+            if isinstance(event, RoomEvent | StartedEvent) and self.hub.serves(event.room):
                 await self._read_presence(event.room)
             await self.hub.handle(event)
         except Exception:

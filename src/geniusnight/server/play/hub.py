@@ -34,6 +34,7 @@ PATCH_ALWAYS = 256  # bytes: patches this small go out without a look at the ful
 # seconds between two room frames of one room: the changes that come meanwhile (sockets
 # opening and closing, people joining) go out together in one frame once the time is up
 ROOM_FRAME_GAP = 0.25
+CLOSED_MESSAGE = "This room was closed."  # a closure another process announced while Redis was away
 
 
 class RoomReads(Protocol):
@@ -79,6 +80,14 @@ class Hub:
                 waiting = self.room_waiting.pop(conn.room_id, None)
                 if waiting is not None:
                     waiting[1].cancel()
+
+    def rooms_here(self) -> list[str]:
+        """The rooms with a socket open here."""
+        return list(self.rooms)
+
+    def serves(self, room_id: str) -> bool:
+        """A socket of ``room_id`` is open here."""
+        return room_id in self.rooms
 
     def connections(self) -> list[Connection]:
         return [conn for conns in self.rooms.values() for conn in conns]
@@ -219,6 +228,22 @@ class Hub:
                 for conn in list(self.rooms.get(room_id, ())):
                     conn.send_frame(Closed(message))
                     conn.finish()
+
+    async def resync(self, room_id: str) -> None:
+        """What other processes published of the room may have been lost (the bus was cut
+        off from Redis): read the room and its current game from the database and send what
+        the connections here miss, as the start of a game does (seats, the room frame, the
+        state, or nothing for a connection that is current)."""
+        snap = await self.reads.read_snapshot(room_id)
+        room = snap.room if snap is not None else {}
+        game_id = room.get("game_id")
+        if room.get("status") == "closed":
+            await self.handle(ClosedEvent(room_id, CLOSED_MESSAGE))
+        elif isinstance(game_id, int):
+            await self.games.catch_up(game_id)
+            await self.handle(StartedEvent(room_id, game_id, snap))
+        else:
+            await self.handle(RoomEvent(room_id, snap))
 
     async def _send_room(self, room_id: str, snap: RoomSnapshot | None, at_once: bool = False) -> None:
         """A ``room`` frame to every connection of the room: from ``snap``, the snapshot the
