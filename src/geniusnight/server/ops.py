@@ -30,7 +30,7 @@ from .deps import BusDep, DatabaseDep, LifecycleDep, SettingsDep
 from .errors import ApiError
 from .play.bus import Bus
 from .play.games import GameService
-from .play.hub import Hub
+from .ports import Sockets
 
 log = logging.getLogger(__name__)
 
@@ -43,15 +43,15 @@ class Gauges:
     """The metrics of :mod:`.metrics`, their gauges read when a scrape comes in: connections
     and live games are this process's, rooms by status the whole database's."""
 
-    def __init__(self, hub: Hub, bus: Bus, games: GameService, db: Database) -> None:
-        self.hub = hub
+    def __init__(self, sockets: Sockets, bus: Bus, games: GameService, db: Database) -> None:
+        self.sockets = sockets
         self.bus = bus
         self.games = games
         self.db = db
 
     async def render(self) -> bytes:
         """Read the gauges, then the whole registry in the text exposition format."""
-        metrics.CONNECTIONS.set(sum(len(conns) for conns in self.hub.rooms.values()))
+        metrics.CONNECTIONS.set(len(self.sockets.connections()))
         metrics.REDIS_DEGRADED.set(0 if self.bus.connected else 1)
         live: dict[str, int] = dict.fromkeys(ENGINES, 0)
         for game in list(self.games.live.values()):
