@@ -7,6 +7,7 @@ wherever a test is about the platform rather than a game's rules.
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -32,13 +33,29 @@ sys.path.insert(0, str(TESTS))
 from support import TOY, ServerProcess, postgres_database  # noqa: E402
 
 
-@pytest.fixture
-def db_url(tmp_path: Path) -> str:
+@pytest.fixture(scope="session")
+def migrated_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An SQLite database migrated to the head once per test process; each test gets a copy
+    of the file (the same schema and rows as migrating it afresh, without running alembic
+    each time)."""
     from geniusnight.cli import db_upgrade
 
-    url = f"sqlite+aiosqlite:///{tmp_path / 'test.db'}"
-    db_upgrade(url)
-    return url
+    path = tmp_path_factory.mktemp("migrated") / "head.db"
+    db_upgrade(f"sqlite+aiosqlite:///{path}")
+    # the migration closed its connections: the write-ahead log is checkpointed into the file
+    assert not path.with_name("head.db-wal").exists()
+    return path
+
+
+def sqlite_copy(template: Path, path: Path) -> str:
+    """A migrated SQLite database of its own at ``path``; its URL."""
+    shutil.copyfile(template, path)
+    return f"sqlite+aiosqlite:///{path}"
+
+
+@pytest.fixture
+def db_url(tmp_path: Path, migrated_sqlite: Path) -> str:
+    return sqlite_copy(migrated_sqlite, tmp_path / "test.db")
 
 
 @pytest.fixture
@@ -69,12 +86,9 @@ async def client(app: object) -> AsyncIterator[httpx.AsyncClient]:
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+def server(tmp_path_factory: pytest.TempPathFactory, migrated_sqlite: Path) -> Iterator[ServerProcess]:
     """One real server per test module (each test makes its own rooms)."""
-    from geniusnight.cli import db_upgrade
-
-    url = f"sqlite+aiosqlite:///{tmp_path_factory.mktemp('server') / 'server.db'}"
-    db_upgrade(url)
+    url = sqlite_copy(migrated_sqlite, tmp_path_factory.mktemp("server") / "server.db")
     srv = ServerProcess(url).start()
     yield srv
     srv.stop()
@@ -84,14 +98,12 @@ PG = os.environ.get("GENIUSNIGHT_TEST_POSTGRES_URL")
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
-async def any_db_url(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[str]:
+async def any_db_url(request: pytest.FixtureRequest, tmp_path: Path, migrated_sqlite: Path) -> AsyncIterator[str]:
     """A migrated database of its own: SQLite, and the real PostgreSQL when configured."""
     from geniusnight.cli import db_upgrade
 
     if request.param == "sqlite":
-        url = f"sqlite+aiosqlite:///{tmp_path / 'test.db'}"
-        db_upgrade(url)
-        yield url
+        yield sqlite_copy(migrated_sqlite, tmp_path / "test.db")
         return
     if not PG:
         pytest.skip("GENIUSNIGHT_TEST_POSTGRES_URL not set")
