@@ -11,6 +11,7 @@ import httpx
 import websockets
 
 from geniusnight.server.play.patches import apply_patch
+from support import TLS
 
 _refs = itertools.count(1)
 
@@ -114,7 +115,7 @@ async def make_room(
     base: str, game: str = "count21", options: dict[str, Any] | None = None, **extra: Any
 ) -> tuple[str, str, str]:
     """Create a room; return (room_id, host token, invite token)."""
-    async with httpx.AsyncClient(base_url=base) as c:
+    async with httpx.AsyncClient(base_url=base, verify=TLS) as c:
         r = await c.post("/api/rooms", json={"game": game, "options": options or {}, "name": "Host", **extra})
         r.raise_for_status()
         body = r.json()
@@ -122,12 +123,12 @@ async def make_room(
 
 
 async def join(base: str, invite: str, name: str) -> dict[str, Any]:
-    async with httpx.AsyncClient(base_url=base) as c:
+    async with httpx.AsyncClient(base_url=base, verify=TLS) as c:
         r = await c.post(f"/api/join/{invite}", json={"name": name})
         r.raise_for_status()
         return r.json()  # type: ignore[no-any-return]
 
 
 async def host_post(base: str, room_id: str, token: str, path: str, body: Any = None) -> httpx.Response:
-    async with httpx.AsyncClient(base_url=base) as c:
+    async with httpx.AsyncClient(base_url=base, verify=TLS) as c:
         return await c.post(f"/api/rooms/{room_id}{path}", json=body, headers={"Authorization": f"Bearer {token}"})

@@ -22,7 +22,7 @@ import websockets
 
 from geniusnight.cli import WS_MAX_MESSAGE_BYTES
 from inprocess import serve
-from support import ROOT, ServerProcess, free_port
+from support import ROOT, TLS, ServerProcess, free_port
 
 
 def db(tmp_path_factory: pytest.TempPathFactory, name: str) -> str:
@@ -53,7 +53,7 @@ def behind_local_proxy(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Ser
 
 def create_room(srv: ServerProcess, forwarded_for: str) -> httpx.Response:
     body = {"game": "count21", "name": "Ada"}
-    return httpx.post(f"{srv.base}/api/rooms", json=body, headers={"X-Forwarded-For": forwarded_for})
+    return httpx.post(f"{srv.base}/api/rooms", json=body, headers={"X-Forwarded-For": forwarded_for}, verify=TLS)
 
 
 def test_a_forged_x_forwarded_for_from_an_untrusted_peer_does_not_change_the_limits_address(
@@ -110,7 +110,9 @@ def test_a_forged_x_forwarded_for_through_the_shipped_proxy_does_not_change_the_
     client's own header is gone, and its rooms count against its real address."""
     body = {"game": "count21", "name": "Ada"}
     answers = [
-        httpx.post(f"{shipped_proxy}/api/rooms", json=body, headers={"X-Forwarded-For": f"198.51.100.{50 + i}"})
+        httpx.post(
+            f"{shipped_proxy}/api/rooms", json=body, headers={"X-Forwarded-For": f"198.51.100.{50 + i}"}, verify=TLS
+        )
         for i in range(4)
     ]
     assert [r.status_code for r in answers] == [200, 200, 429, 429]

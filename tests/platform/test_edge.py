@@ -11,7 +11,7 @@ import httpx
 import pytest
 import websockets
 
-from support import ServerProcess
+from support import TLS, ServerProcess
 from wsclient import Player
 
 BIG = "99999999999999999999"  # past 64 bits
@@ -48,7 +48,7 @@ async def room_count(c: httpx.AsyncClient) -> int:
 async def test_unreadable_bodies_get_400_with_a_code_and_store_nothing(
     server: ServerProcess, body: bytes, code: str
 ) -> None:
-    async with httpx.AsyncClient(base_url=server.base) as c:
+    async with httpx.AsyncClient(base_url=server.base, verify=TLS) as c:
         before = await room_count(c)
         for content_type in ("application/json", "text/plain", None):
             headers = {"content-type": content_type} if content_type else {}
@@ -59,7 +59,7 @@ async def test_unreadable_bodies_get_400_with_a_code_and_store_nothing(
 
 
 async def test_a_body_over_the_limit_gets_413(server: ServerProcess) -> None:
-    async with httpx.AsyncClient(base_url=server.base) as c:
+    async with httpx.AsyncClient(base_url=server.base, verify=TLS) as c:
         before = await room_count(c)
         huge = json.dumps({"game": "count21", "name": "Ada", "options": {"pad": "x" * (3 << 20)}})
         r = await c.post("/api/rooms", content=huge, headers={"content-type": "application/json"})
@@ -75,7 +75,7 @@ async def test_a_body_over_the_limit_gets_413(server: ServerProcess) -> None:
 
 
 async def test_validation_errors_have_a_code_and_never_echo_the_input(server: ServerProcess) -> None:
-    async with httpx.AsyncClient(base_url=server.base) as c:
+    async with httpx.AsyncClient(base_url=server.base, verify=TLS) as c:
         r = await c.post("/api/rooms", json={"game": "count21", "name": ["x" * 5000]})
         assert r.status_code == 422
         assert r.json()["code"] == "invalid_request" and "x" * 100 not in r.text
@@ -104,7 +104,7 @@ async def game_room(c: httpx.AsyncClient) -> dict[str, Any]:
     ],
 )
 async def test_ids_past_64_bits_get_422(server: ServerProcess, method: str, path: str, admin: bool) -> None:
-    async with httpx.AsyncClient(base_url=server.base) as c:
+    async with httpx.AsyncClient(base_url=server.base, verify=TLS) as c:
         room = await game_room(c)
         url = path.format(big=BIG, room=room["room_id"], game=room["game_id"])
         r = await c.request(method, url, headers=ADMIN if admin else bearer(room["token"]))
@@ -124,7 +124,7 @@ async def test_ids_past_64_bits_get_422(server: ServerProcess, method: str, path
 async def test_control_characters_or_odd_digits_in_a_path_or_query_get_4xx(
     server: ServerProcess, path: str, code: str
 ) -> None:
-    async with httpx.AsyncClient(base_url=server.base) as c:
+    async with httpx.AsyncClient(base_url=server.base, verify=TLS) as c:
         room = await game_room(c)
         r = await c.get(path.format(game=room["game_id"]), headers=ADMIN)
         assert 400 <= r.status_code < 500 and r.json()["code"] == code, r.text
@@ -147,7 +147,7 @@ HOSTILE_FRAMES = [
 
 
 async def test_hostile_frames_get_error_frames_and_leave_the_log_and_room_unchanged(server: ServerProcess) -> None:
-    async with httpx.AsyncClient(base_url=server.base) as c:
+    async with httpx.AsyncClient(base_url=server.base, verify=TLS) as c:
         room = await game_room(c)
         log_url = f"/api/admin/games/{room['game_id']}/log"
         before = (await c.get(log_url, headers=ADMIN)).json()
@@ -169,7 +169,7 @@ async def test_hostile_frames_get_error_frames_and_leave_the_log_and_room_unchan
 
 
 async def test_a_frame_over_the_transport_limit_closes_only_that_socket(server: ServerProcess) -> None:
-    async with httpx.AsyncClient(base_url=server.base) as c:
+    async with httpx.AsyncClient(base_url=server.base, verify=TLS) as c:
         room = await game_room(c)
     player = await Player(server.ws_base, room["room_id"], room["token"]).connect()
     await player.send(json.dumps({"type": "chat", "text": "x" * (20 << 10)}))
@@ -204,7 +204,7 @@ NASTY_VALUE = {
 
 
 async def test_the_nastiest_accepted_input_reads_back_through_every_endpoint(server: ServerProcess) -> None:
-    async with httpx.AsyncClient(base_url=server.base) as c:
+    async with httpx.AsyncClient(base_url=server.base, verify=TLS) as c:
         r = await c.post("/api/rooms", json={"game": "count21", "name": NASTY_NAMES[0], "options": {"target": 5}})
         assert r.status_code == 200, r.text
         host = r.json()

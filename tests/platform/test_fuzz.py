@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
-from support import ServerProcess
+from support import TLS, ServerProcess
 
 EXAMPLES = int(os.environ.get("GENIUSNIGHT_FUZZ_EXAMPLES", "40"))
 ADMIN = {"Authorization": "Bearer " + "t" * 32}
@@ -81,7 +81,7 @@ class Table:
 
     def __init__(self, server: ServerProcess) -> None:
         self.server = server
-        with httpx.Client(base_url=server.base) as c:
+        with httpx.Client(base_url=server.base, verify=TLS) as c:
             host = c.post("/api/rooms", json={"game": "count21", "name": "Host"}).json()
             c.cookies.clear()
             guest = c.post(f"/api/join/{host['invite_url'].rsplit('/', 1)[1]}", json={"name": "Guest"}).json()
@@ -89,7 +89,7 @@ class Table:
                 "game_id"
             ]
         self.room_id, self.token, self.guest_token = host["room_id"], host["token"], guest["token"]
-        self.http = httpx.Client(base_url=server.base, timeout=10)
+        self.http = httpx.Client(base_url=server.base, timeout=10, verify=TLS)
         self.ws: ClientConnection | None = None
         self.pings = 0
 
@@ -151,7 +151,7 @@ def table(server: ServerProcess) -> Iterator[Table]:
 
 
 def every_log_is_readable(server: ServerProcess) -> None:
-    with httpx.Client(base_url=server.base, timeout=30) as c:
+    with httpx.Client(base_url=server.base, timeout=30, verify=TLS) as c:
         rooms = c.get("/api/admin/rooms", params={"limit": 500}, headers=ADMIN).json()["rooms"]
         for room in rooms:
             detail = c.get(f"/api/admin/rooms/{room['id']}", headers=ADMIN)
@@ -245,7 +245,7 @@ def test_http_requests_never_get_a_5xx_and_refusals_change_nothing(table: Table)
             headers = {**headers, "content-type": content_type}
         query = urllib.parse.urlencode(params, safe="%")
         before = table.snapshot()
-        with httpx.Client(base_url=table.server.base, timeout=10) as c:  # no cookies carried over
+        with httpx.Client(base_url=table.server.base, timeout=10, verify=TLS) as c:  # no cookies carried over
             r = c.request(method, f"{path}?{query}" if query else path, content=body, headers=headers)
         assert r.status_code < 500, (method, path, query, body, r.status_code, r.text)
         if r.status_code >= 400:

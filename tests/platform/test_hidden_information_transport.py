@@ -22,7 +22,7 @@ import httpx
 from geniusnight.engines import get_engine
 from geniusnight.i18n import catalog
 from hidden_info import check_view, secret_texts
-from support import ServerProcess
+from support import TLS, ServerProcess
 from wsclient import Player, host_post, join, make_room
 
 ADMIN = {"Authorization": "Bearer " + "t" * 32}  # support.ServerProcess's admin token
@@ -50,7 +50,7 @@ class Replay:
 
     async def upto(self, seq: int) -> Any:
         if len(self.states) <= seq:
-            async with httpx.AsyncClient(base_url=self.base) as c:
+            async with httpx.AsyncClient(base_url=self.base, verify=TLS) as c:
                 r = await c.get(f"/api/admin/games/{self.game_id}/export", headers=ADMIN)
                 r.raise_for_status()
                 export = r.json()
@@ -79,7 +79,7 @@ class Seat:
 
 async def ask_everything(base: str, room_id: str, game_id: int, me: Seat) -> None:
     """What a member can ask over HTTP while the game runs."""
-    async with httpx.AsyncClient(base_url=base, headers=me.auth()) as c:
+    async with httpx.AsyncClient(base_url=base, headers=me.auth(), verify=TLS) as c:
         r = await c.get(f"/api/rooms/{room_id}")
         assert r.status_code == 200
         me.bodies.append((me.seq, "room", r.text))
@@ -160,7 +160,7 @@ async def check_seat(base: str, room_id: str, game_id: int, me: Seat, replay: Re
         for secret in secret_texts(game, await replay.upto(seq), me.seat):
             assert secret not in body, f"seat {me.seat}'s {what} holds a secret"
     # once the game is over its whole log is the players' to read
-    async with httpx.AsyncClient(base_url=base, headers=me.auth()) as c:
+    async with httpx.AsyncClient(base_url=base, headers=me.auth(), verify=TLS) as c:
         assert (await c.get(f"/api/rooms/{room_id}/games/{game_id}/log")).status_code == 200
     return checked
 

@@ -11,26 +11,26 @@ from typing import Any
 import httpx
 
 from inprocess import Served, serve
-from support import FakeClock, until
+from support import TLS, FakeClock, until
 from wsclient import Player
 
 AWAY = 60.0
 
 
 async def call(srv: Served, method: str, path: str, token: str, body: Any = None) -> httpx.Response:
-    async with httpx.AsyncClient(base_url=srv.base) as c:
+    async with httpx.AsyncClient(base_url=srv.base, verify=TLS) as c:
         r = await c.request(method, path, json=body, headers={"Authorization": f"Bearer {token}"})
     assert r.status_code < 500, r.text
     return r
 
 
 async def room_with(srv: Served, names: list[str]) -> tuple[str, str, list[dict[str, Any]]]:
-    async with httpx.AsyncClient(base_url=srv.base) as c:
+    async with httpx.AsyncClient(base_url=srv.base, verify=TLS) as c:
         made = (await c.post("/api/rooms", json={"game": "count21", "name": "Host"})).json()
     invite = made["invite_url"].rsplit("/", 1)[1]
     joined = []
     for name in names:
-        async with httpx.AsyncClient(base_url=srv.base) as c:
+        async with httpx.AsyncClient(base_url=srv.base, verify=TLS) as c:
             joined.append((await c.post(f"/api/join/{invite}", json={"name": name})).json())
     return made["room_id"], made["token"], joined
 

@@ -16,6 +16,7 @@ from geniusnight.server.rooms.service import RoomService
 from geniusnight.storage.database import Database
 from geniusnight.storage.models import Game, GameSeat, Member, Move, RefusedAction, Room
 from inprocess import Served, serve
+from support import TLS
 from wsclient import Player
 
 SECRETS = [10, 11, 12, 13]  # seat i's secret is 10 + i: a view shows whose seat it is
@@ -27,19 +28,19 @@ def bearer(token: str) -> dict[str, str]:
 
 async def room_of(srv: Served, guests: int, **options: Any) -> tuple[str, str, list[dict[str, Any]]]:
     """A room with the host and ``guests`` joined people, the seat secrets fixed."""
-    async with httpx.AsyncClient(base_url=srv.base) as c:
+    async with httpx.AsyncClient(base_url=srv.base, verify=TLS) as c:
         body = {"game": "count21", "name": "Host", "options": {"secrets": SECRETS, **options}}
         room = (await c.post("/api/rooms", json=body)).json()
         invite = room["invite_url"].rsplit("/", 1)[1]
         joined = []
         for i in range(guests):
-            async with httpx.AsyncClient(base_url=srv.base) as g:
+            async with httpx.AsyncClient(base_url=srv.base, verify=TLS) as g:
                 joined.append((await g.post(f"/api/join/{invite}", json={"name": f"P{i + 1}"})).json())
     return room["room_id"], room["token"], joined
 
 
 async def call(srv: Served, method: str, path: str, token: str, body: Any = None) -> httpx.Response:
-    async with httpx.AsyncClient(base_url=srv.base) as c:
+    async with httpx.AsyncClient(base_url=srv.base, verify=TLS) as c:
         r = await c.request(method, path, json=body, headers=bearer(token))
     assert r.status_code < 500, r.text
     return r
@@ -105,13 +106,13 @@ async def test_kick_then_rematch_serves_each_member_their_own_seat(any_db_url: s
 async def test_simultaneous_joins_get_distinct_seats(any_db_url: str) -> None:
     async with serve(any_db_url) as srv:
         for _ in range(3):
-            async with httpx.AsyncClient(base_url=srv.base) as c:
+            async with httpx.AsyncClient(base_url=srv.base, verify=TLS) as c:
                 body = {"game": "count21", "name": "Host", "options": {"secrets": SECRETS}}
                 room = (await c.post("/api/rooms", json=body)).json()
             invite = room["invite_url"].rsplit("/", 1)[1]
 
             async def join(name: str, invite: str = invite) -> dict[str, Any]:
-                async with httpx.AsyncClient(base_url=srv.base) as g:
+                async with httpx.AsyncClient(base_url=srv.base, verify=TLS) as g:
                     r = await g.post(f"/api/join/{invite}", json={"name": name})
                 assert r.status_code == 200, r.text
                 return r.json()  # type: ignore[no-any-return]
