@@ -38,11 +38,11 @@ test-js:
 	node --test tests/js/*.test.mjs
 
 ## the fast loop: lint, types, and the tests that need no browser and no services, with fewer
-## property examples; left to `make test`: browser, PostgreSQL/Redis and several-process
-## tests, the bots' strength matches, the load benchmark's test, the shipped proxy, and servers killed,
-## stopped or restored
+## property examples and hidden-information games; left to `make test`: browser, PostgreSQL/Redis
+## and several-process tests, the bots' strength matches, the load benchmark's test, the shipped
+## proxy, and servers killed, stopped or restored
 CHECK_EXAMPLES := BRAINIAC_PROPERTY_EXAMPLES=5 INGENIOUS_PROPERTY_EXAMPLES=3 \
-	GENIUS_IDEA_PROPERTY_EXAMPLES=8 GENIUSNIGHT_FUZZ_EXAMPLES=10
+	GENIUS_IDEA_PROPERTY_EXAMPLES=8 GENIUSNIGHT_FUZZ_EXAMPLES=10 HIDDEN_INFO_GAMES=30
 CHECK_SKIP := -m "not browser and not services" --ignore=tests/browser --ignore=tests/scale \
 	--ignore-glob='tests/engines/*/test_*_bots*.py' --ignore=tests/platform/test_bench_load.py \
 	--ignore=tests/platform/test_crash_drill.py --ignore=tests/platform/test_shutdown.py \
