@@ -66,7 +66,9 @@ async def test_many_write_transactions_spanning_loop_iterations_never_meet_a_loc
     writer = asyncio.create_task(stream_moves())
     try:
         await asyncio.sleep(0.05)
+        before = moves_written
         results = await asyncio.gather(*(open_room(i) for i in range(60)), start_game(), return_exceptions=True)
+        beside = moves_written - before  # moves committed while the sessions held their turns
         await asyncio.sleep(0.05)
     finally:
         streaming = False
@@ -74,12 +76,13 @@ async def test_many_write_transactions_spanning_loop_iterations_never_meet_a_loc
     errors = [r for r in results if isinstance(r, BaseException)]
     assert errors == []
     took = results[-1]
-    assert isinstance(took, float) and took < 2.0
+    assert isinstance(took, float) and took < 5.0  # the start waited its turn, not for the stream to end
     async with db.sessions() as s:
         count: Any = await s.scalar(select(func.count()).select_from(Member))
         seats: Any = await s.scalar(select(func.count()).select_from(GameSeat))
         moves: Any = await s.scalar(select(func.count()).select_from(Move))
-    assert (count, seats, moves) == (60, 2, moves_written) and moves_written > 10
+    assert (count, seats, moves) == (60, 2, moves_written)
+    assert beside >= 1, "the move writer was shut out while the sessions wrote"
     await db.dispose()
 
 
