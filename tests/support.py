@@ -57,7 +57,9 @@ class ServerProcess:
     def start(self) -> ServerProcess:
         env = {
             **os.environ,
-            "PYTHONPATH": str(TESTS),
+            # this checkout's code first (a worktree's server runs its own code, not the
+            # one the venv was installed from), then the tests' fixtures
+            "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), str(TESTS)]),
             "GENIUSNIGHT_EXTRA_ENGINES": f'["{TOY}"]',
             "GENIUSNIGHT_EXTRA_STATIC": f'["{TESTS / "static"}"]',
             "GENIUSNIGHT_BOT_DELAY_MS": "0",
