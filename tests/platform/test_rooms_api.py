@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import base64
+from typing import Any
 
 import httpx
 import pytest
@@ -22,6 +24,18 @@ def bearer(token: str) -> dict[str, str]:
 def random_bits(token: str) -> int:
     padded = token + "=" * (-len(token) % 4)
     return len(base64.urlsafe_b64decode(padded)) * 8
+
+
+async def host_plays_to_the_end(services: Any, game_id: int, n: int) -> None:
+    """Seat 0 adds ``n`` whenever it is to act (the bot answers at once) until the game is over."""
+    for _ in range(100):
+        live = await services.games.get(game_id)
+        if live.over:
+            return
+        if 0 in live.engine.to_act(live.state):
+            await services.games.submit(game_id, 0, {"type": "add", "n": n})
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"game {game_id} did not end")
 
 
 async def test_games_lists_every_registered_engine_with_options(client: httpx.AsyncClient) -> None:
@@ -274,16 +288,7 @@ async def test_rematch_starts_a_new_game_with_the_same_players(client: httpx.Asy
     r = await client.post(f"/api/rooms/{rid}/rematch", headers=bearer(token))
     assert r.status_code == 409  # not over yet
     services = app.state  # type: ignore[attr-defined]
-    for _ in range(30):  # the host plays 1s; the smart bot answers at once (bot delay 0)
-        live = await services.games.get(first)
-        if live.over:
-            break
-        if 0 in live.engine.to_act(live.state):
-            await services.games.submit(first, 0, {"type": "add", "n": 1})
-        import asyncio
-
-        await asyncio.sleep(0.01)
-    assert (await services.games.get(first)).over
+    await host_plays_to_the_end(services, first, 1)  # the smart bot answers at once (bot delay 0)
     second = (await client.post(f"/api/rooms/{rid}/rematch", headers=bearer(token))).json()["game_id"]
     assert second != first
     snap = (await client.get(f"/api/rooms/{rid}")).json()
@@ -298,8 +303,6 @@ async def test_a_room_read_stays_the_same_size_however_many_games_it_played(
 ) -> None:
     """A room names its current game, not a list of every game: what each connect, start and
     game end reads and sends does not grow with a long evening of rematches."""
-    import asyncio
-
     room = await create(client, options={"target": 5})
     rid, token = room["room_id"], room["token"]
     await client.post(f"/api/rooms/{rid}/bots", json={"bot": "smart"}, headers=bearer(token))
@@ -308,13 +311,7 @@ async def test_a_room_read_stays_the_same_size_however_many_games_it_played(
     for n in range(8):
         verb = "start" if n == 0 else "rematch"
         game_id = (await client.post(f"/api/rooms/{rid}/{verb}", headers=bearer(token))).json()["game_id"]
-        for _ in range(100):
-            live = await services.games.get(game_id)
-            if live.over:
-                break
-            if 0 in live.engine.to_act(live.state):
-                await services.games.submit(game_id, 0, {"type": "add", "n": 3})
-            await asyncio.sleep(0.01)
+        await host_plays_to_the_end(services, game_id, 3)
         snap = (await client.get(f"/api/rooms/{rid}")).json()
         assert snap["status"] == "finished" and snap["game_id"] == game_id
         reads.append({k: v for k, v in snap.items() if k not in ("game_id", "result")})
@@ -329,15 +326,7 @@ async def test_after_a_game_the_host_may_change_options_for_the_rematch(client: 
     r = await client.patch(f"/api/rooms/{rid}", json={"options": {"target": 9}}, headers=bearer(token))
     assert r.status_code == 409  # not while the game runs
     services = app.state  # type: ignore[attr-defined]
-    import asyncio
-
-    for _ in range(30):
-        live = await services.games.get(first)
-        if live.over:
-            break
-        if 0 in live.engine.to_act(live.state):
-            await services.games.submit(first, 0, {"type": "add", "n": 1})
-        await asyncio.sleep(0.01)
+    await host_plays_to_the_end(services, first, 1)
     r = await client.patch(f"/api/rooms/{rid}", json={"options": {"target": 9}}, headers=bearer(token))
     assert r.status_code == 200 and r.json()["options"]["target"] == 9
     second = (await client.post(f"/api/rooms/{rid}/rematch", headers=bearer(token))).json()["game_id"]
