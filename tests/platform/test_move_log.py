@@ -16,11 +16,10 @@ from geniusnight.server.play.games import GroupCommit
 from geniusnight.server.rooms.statements import lock_room
 from geniusnight.storage.database import Database
 from geniusnight.storage.models import Game, GameSeat, Member, Move, Room, RoomStatus
-from geniusnight.storage.movelog import LoggedMove, NewMove, SeqTaken
+from geniusnight.storage.movelog import LoggedMove, SeqTaken
 from geniusnight.storage.postgres import PostgresMoveLog
 from geniusnight.storage.sqlite import SQLiteMoveLog
-
-NOW = datetime(2026, 12, 6, 5, 50, 59, 123456, tzinfo=UTC)
+from moves import NOW, new_moves
 
 
 async def _database(url: str) -> Database:
@@ -55,29 +54,6 @@ def _utc(dt: datetime) -> datetime:
     return dt.replace(tzinfo=UTC) if dt.tzinfo is None else dt.astimezone(UTC)
 
 
-def _moves(game_id: int, upto: int = 2, *, ends: bool = True) -> list[NewMove]:
-    """A game's moves 1..``upto``; the last ends it when ``ends``: every kind of value a move writes."""
-    out = []
-    for seq in range(1, upto + 1):
-        last = ends and seq == upto
-        out.append(
-            NewMove(
-                game_id=game_id,
-                room_id=f"r{game_id}",
-                seq=seq,
-                seat=seq % 2,
-                member_id=None if last else 1,
-                action={"type": "add", "n": seq, "word": "naïve é ☃ \u2028", "nested": [1, 2.5, None, True]},
-                ref=None if last else f"m{seq}",
-                at=NOW + timedelta(seconds=seq),
-                deadline_at=None if last else NOW + timedelta(minutes=seq),
-                deadline_seq=None if last else seq,
-                result={"winners": [0], "note": "é"} if last else None,
-            )
-        )
-    return out
-
-
 async def test_the_adapter_is_the_databases_own(any_db_url: str) -> None:
     db = Database(any_db_url)
     try:
@@ -89,9 +65,9 @@ async def test_the_adapter_is_the_databases_own(any_db_url: str) -> None:
 async def test_appended_moves_are_read_back_in_order_with_the_game_row_they_leave(any_db_url: str) -> None:
     db = await _database(any_db_url)
     try:
-        await db.moves.append([*_moves(1, 3), *_moves(2, 2, ends=False)])
+        await db.moves.append([*new_moves(1, 3), *new_moves(2, 2, ends=False)])
         moves, now = await db.moves.since(1, 0)
-        written = _moves(1, 3)
+        written = new_moves(1, 3)
         assert moves == [LoggedMove(m.seq, m.seat, m.member_id, m.action, m.ref) for m in written]
         assert now is not None and now.deadline_at is None and now.deadline_seq is None
         assert now.seats == [{"name": "Ada", "member_id": 1}, {"name": "Bot", "bot": "random"}]
@@ -102,7 +78,7 @@ async def test_appended_moves_are_read_back_in_order_with_the_game_row_they_leav
 
         async with db.sessions() as s:
             game = await s.get(Game, 1)
-            assert game is not None and game.last_seq == 3 and game.result == {"winners": [0], "note": "é"}
+            assert game is not None and game.last_seq == 3 and game.result == {"winners": [0], "note": "é ☃ \u2028"}
             assert game.finished_at is not None and _utc(game.finished_at) == NOW + timedelta(seconds=3)
             ongoing = await s.get(Game, 2)
             assert ongoing is not None and ongoing.last_seq == 2 and ongoing.result is None
@@ -118,9 +94,9 @@ async def test_appended_moves_are_read_back_in_order_with_the_game_row_they_leav
 async def test_a_batch_with_a_taken_seq_writes_nothing(any_db_url: str) -> None:
     db = await _database(any_db_url)
     try:
-        await db.moves.append(_moves(1, 1, ends=False))
+        await db.moves.append(new_moves(1, 1, ends=False))
         with pytest.raises(SeqTaken):
-            await db.moves.append([*_moves(2, 1, ends=False), *_moves(1, 2)])  # game 1's seq 1 again
+            await db.moves.append([*new_moves(2, 1, ends=False), *new_moves(1, 2)])  # game 1's seq 1 again
         assert [m.seq for m in (await db.moves.since(1, 0))[0]] == [1]
         assert (await db.moves.since(2, 0))[0] == []
         async with db.sessions() as s:
@@ -163,7 +139,7 @@ async def test_two_batches_under_way_at_once_are_both_written(any_db_url: str) -
     batch that comes meanwhile waits for its turn."""
     db = await _database(any_db_url)
     try:
-        await asyncio.gather(db.moves.append(_moves(1)), db.moves.append(_moves(2)))
+        await asyncio.gather(db.moves.append(new_moves(1)), db.moves.append(new_moves(2)))
         async with db.sessions() as s:
             stored = (await s.execute(select(Move.game_id, Move.seq).order_by(Move.game_id, Move.seq))).all()
         assert [tuple(row) for row in stored] == [(1, 1), (1, 2), (2, 1), (2, 2)]
@@ -179,7 +155,9 @@ async def test_a_group_commit_with_a_taken_seq_commits_the_other_moves_and_fails
     writer = GroupCommit(db.moves)  # another process already wrote game 1's seq 1
     try:
         results = await asyncio.gather(
-            writer.write(_moves(1, 1, ends=False)[0]), writer.write(_moves(2, 1, ends=False)[0]), return_exceptions=True
+            writer.write(new_moves(1, 1, ends=False)[0]),
+            writer.write(new_moves(2, 1, ends=False)[0]),
+            return_exceptions=True,
         )
         assert isinstance(results[0], SeqTaken) and results[1] is None
         async with db.sessions() as s:
@@ -202,7 +180,7 @@ async def test_a_games_last_move_waits_for_its_rooms_lock_before_locking_the_gam
         async with db.engine.connect() as other:
             await other.begin()
             await other.run_sync(lock_room, "r1")  # a change of room r1 under way
-            ending = asyncio.create_task(db.moves.append(_moves(1, 2)))  # game 1's last move
+            ending = asyncio.create_task(db.moves.append(new_moves(1, 2)))  # game 1's last move
             await asyncio.sleep(0.5)  # the commit has started and waits for the room
             assert not ending.done()
             # the change now writes game 1's row: nothing else holds it
@@ -238,7 +216,7 @@ async def test_a_batch_that_lost_a_deadlock_is_written_again(any_db_url: str, mo
             return await write(fn)
 
         monkeypatch.setattr(log.tx, "write", loses_once)
-        await log.append(_moves(1, 2))
+        await log.append(new_moves(1, 2))
         assert len(failures) == 1 and [m.seq for m in (await log.since(1, 0))[0]] == [1, 2]
     finally:
         await db.dispose()

@@ -25,10 +25,8 @@ from sqlalchemy.dialects import sqlite
 from geniusnight.storage import postgres
 from geniusnight.storage.database import Database
 from geniusnight.storage.models import Game, Move, Room, RoomStatus, dumps_json
-from geniusnight.storage.movelog import NewMove
 from geniusnight.storage.sqlite import SQLiteFile, datetime_text
-
-NOW = datetime(2026, 12, 6, 5, 50, 59, 123456, tzinfo=UTC)
+from moves import NOW, new_moves
 
 
 async def _two_rooms(db: Database) -> SQLiteFile:
@@ -47,29 +45,6 @@ async def _two_rooms(db: Database) -> SQLiteFile:
     return db.file
 
 
-def _batch(game_id: int) -> list[NewMove]:
-    """Two moves of a game, the second ending it: every kind of value a batch writes."""
-    out = []
-    for seq in (1, 2):
-        last = seq == 2
-        out.append(
-            NewMove(
-                game_id=game_id,
-                room_id=f"r{game_id}",
-                seq=seq,
-                seat=seq % 2,
-                member_id=None if last else 7,
-                action={"add": seq, "word": "naïve", "nested": [1, 2.5, None, True]},
-                ref=None if last else f"m{seq}",
-                at=NOW + timedelta(seconds=seq),
-                deadline_at=None if last else NOW + timedelta(minutes=1),
-                deadline_seq=None if last else seq,
-                result={"winners": [0], "note": "é ☃ \u2028"} if last else None,
-            )
-        )
-    return out
-
-
 def _stored(path: str, sql: str, key: Any) -> list[tuple[Any, ...]]:
     with sqlite3.connect(path) as raw:
         return [row[1:] for row in raw.execute(sql) if row[0] == key]
@@ -79,8 +54,8 @@ async def test_moves_are_stored_as_sqlalchemys_statements_store_them(db_url: str
     db = Database(db_url)
     try:
         await _two_rooms(db)
-        await db.moves.append(_batch(1))
-        await db.write(partial(postgres.append_rows, moves=_batch(2)))  # SQLAlchemy Core's executemany
+        await db.moves.append(new_moves(1))
+        await db.write(partial(postgres.append_rows, moves=new_moves(2)))  # SQLAlchemy Core's executemany
         path = db_url.split(":///", 1)[1]
         moves = "SELECT game_id, seq, seat, member_id, action, ref, created_at FROM moves ORDER BY seq"
         assert _stored(path, moves, 1) == _stored(path, moves, 2) and len(_stored(path, moves, 1)) == 2
@@ -92,7 +67,7 @@ async def test_moves_are_stored_as_sqlalchemys_statements_store_them(db_url: str
 
         async with db.sessions() as s:
             stored = (await s.scalars(select(Move).where(Move.game_id == 1).order_by(Move.seq))).all()
-            assert [m.action for m in stored] == [m.action for m in _batch(1)]
+            assert [m.action for m in stored] == [m.action for m in new_moves(1)]
             assert [m.created_at.replace(tzinfo=UTC) for m in stored] == [NOW + timedelta(seconds=s) for s in (1, 2)]
             game = await s.get(Game, 1)
             assert game is not None and game.result == {"winners": [0], "note": "é ☃ \u2028"}
@@ -110,7 +85,7 @@ async def test_a_batch_waits_for_a_lock_another_process_holds_with_the_loop_runn
     try:
         await _two_rooms(db)
         other.execute("BEGIN IMMEDIATE")
-        writing = asyncio.create_task(db.moves.append(_batch(1)))
+        writing = asyncio.create_task(db.moves.append(new_moves(1)))
         ticks = 0
         for _ in range(30):
             await asyncio.sleep(0.01)
@@ -136,7 +111,7 @@ async def test_a_batch_cancelled_while_its_commit_runs_keeps_the_write_turn_unti
         loop = asyncio.get_running_loop()
         # the commit thread is busy until the test says so: the next commit waits behind it
         busy = loop.run_in_executor(file.committer, asyncio.run_coroutine_threadsafe(release.wait(), loop).result)
-        writing = asyncio.create_task(db.moves.append(_batch(1)))
+        writing = asyncio.create_task(db.moves.append(new_moves(1)))
         await asyncio.sleep(0.2)
         assert not writing.done() and file.writer.holder is not None  # the loop went on; the turn is held
         writing.cancel()
@@ -148,7 +123,7 @@ async def test_a_batch_cancelled_while_its_commit_runs_keeps_the_write_turn_unti
             await writing
         assert file.writer.holder is None
         assert [m.seq for m in (await db.moves.since(1, 0))[0]] == [1, 2]
-        await db.moves.append(_batch(2))  # a new connection takes the next batch
+        await db.moves.append(new_moves(2))  # a new connection takes the next batch
         assert [m.seq for m in (await db.moves.since(2, 0))[0]] == [1, 2]
     finally:
         await db.dispose()
@@ -166,7 +141,7 @@ async def test_the_move_paths_reads_never_yield_to_the_loop(db_url: str) -> None
             await asyncio.sleep(0)
 
     await _two_rooms(db)
-    await db.moves.append(_batch(1)[:1])
+    await db.moves.append(new_moves(1)[:1])
     counter = asyncio.create_task(count())
     await asyncio.sleep(0)
     try:
