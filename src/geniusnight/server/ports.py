@@ -1,6 +1,7 @@
 """The narrow interfaces the room use cases, the host watch, the room publisher, the admin
-service and the lifecycle are given in place of the objects behind them (``compose.py`` passes those: the hub,
-the bus, the driver). Each names only what its users call."""
+service, the lifecycle and the metrics are given in place of the objects behind them
+(``compose.py`` passes those: the hub, the bus, the driver). Each names only what its users
+call."""
 
 from __future__ import annotations
 
