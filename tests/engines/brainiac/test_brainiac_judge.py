@@ -570,6 +570,14 @@ def test_german_judge(text: str, accepted: list[str], verdict: bool) -> None:
     assert judge(text, accepted, language="de") is verdict
 
 
+def test_the_german_table_has_at_least_thirty_pairs_both_ways() -> None:
+    assert (
+        len(GERMAN_CASES) >= 30
+        and sum(v for *_, v in GERMAN_CASES) >= 10
+        and sum(not v for *_, v in GERMAN_CASES) >= 10
+    )
+
+
 GERMAN_BANK = Path(__file__).parents[3] / "src/geniusnight/engines/brainiac/content/de/questions.json"
 
 
