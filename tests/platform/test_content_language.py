@@ -1,17 +1,21 @@
 """The language of the cards is the room's (docs/i18n.md, "Game content in several languages"):
 a German Brainiac room deals German questions to every player whatever their page's language,
-each page keeps its own language, and a game stored before rooms had a language still loads
-and replays, in English."""
+each page keeps its own language, a language the host switches to in the lobby is the one dealt
+at the start, and a game stored before rooms had a language still loads and replays, in
+English."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+from typing import Any
 
 import httpx
+import pytest
 from sqlalchemy import create_engine, text
 
 from geniusnight.engines.brainiac import packs
+from geniusnight.engines.genius_idea.similarity import builtin_words
 from support import ServerProcess
 from wsclient import Player, host_post, join, make_room
 
@@ -50,6 +54,41 @@ async def test_a_german_room_deals_the_same_german_questions_to_english_and_germ
             assert f'<html lang="{lang}"' in page.text
             snap = (await c.get(f"/api/rooms/{room_id}", cookies={"lang": lang})).json()
             assert snap["options"]["language"] == "de"
+
+
+def german_cards(game: str, view: dict[str, Any]) -> bool:
+    """Whether a seat's opening view deals it cards of the German bank only: a Brainiac quiz
+    card's four questions, a Genius Idea hand of ten words (the two decks share no word)."""
+    if game == "brainiac":
+        dealt = {q["q"] for q in view["card"]}
+        return len(dealt) == 4 and dealt <= questions("de") and not dealt & questions("en")
+    hand = set(view["hand"])
+    return len(hand) == 10 and hand <= set(builtin_words("de")) and not hand & set(builtin_words("en"))
+
+
+@pytest.mark.parametrize("game", ["brainiac", "genius-idea"])
+async def test_the_host_switching_the_card_language_in_the_lobby_deals_german_cards(
+    client: httpx.AsyncClient, game: str
+) -> None:
+    r = await client.post("/api/rooms", json={"game": game, "options": {"language": "en"}, "name": "Ada"})
+    rid, host = r.json()["room_id"], {"Authorization": f"Bearer {r.json()['token']}"}
+    invite = (await client.get(f"/api/rooms/{rid}", headers=host)).json()["invite_path"].rsplit("/", 1)[-1]
+    client.cookies.clear()  # the guest joins from another browser, not with the host's seat cookie
+    joined = await client.post(f"/api/join/{invite}", json={"name": "Gast"})
+    assert joined.json()["seat"] == 1
+    guest = {"Authorization": f"Bearer {joined.json()['token']}"}
+    assert (await client.post(f"/api/rooms/{rid}/bots", json={}, headers=host)).status_code == 200
+    assert (await client.get(f"/api/rooms/{rid}")).json()["options"]["language"] == "en"
+    # the lobby's "Apply options" PATCHes the room; the options sent are merged into its own
+    patched = await client.patch(f"/api/rooms/{rid}", json={"options": {"language": "de"}}, headers=host)
+    assert patched.status_code == 200, patched.text
+    assert patched.json()["options"]["language"] == "de"
+    started = await client.post(f"/api/rooms/{rid}/start", headers=host)
+    assert started.status_code == 200, started.text
+    for auth in (host, guest):
+        mine = await client.get(f"/api/rooms/{rid}/view", headers=auth)
+        assert mine.status_code == 200, mine.text
+        assert german_cards(game, mine.json()["view"]), mine.json()["view"]
 
 
 async def test_a_stored_game_whose_options_lack_the_language_loads_and_replays_in_english(
