@@ -180,7 +180,7 @@ async def main() -> None:
                     await phone.goto(srv.base + path)
                     await shot(phone, f"{name}-phone")
                 await phone.context.close()
-                # the lobby as a friend opening the room's own address sees it
+                # a friend opening the room's own address: asked for the invite link or the room code
                 host = await open_room(browser, srv.base, "brainiac", ["Ada"], bots=["trivia", "trivia"], start=False)
                 guest = await browser.new_page(viewport={"width": 390, "height": 844})
                 await guest.goto(host[0].url)

@@ -1,22 +1,7 @@
 import { api, el, toast } from "./api.js";
 import { errorText, lang, t, tOr } from "./i18n.js";
+import "./code.js"; // the "Join with code" box
 import { optionsForm } from "./options.js";
-
-// "Join with code": the code is checked here, so a typo is told at once, then the join screen
-const codeForm = document.getElementById("code-form");
-const codeInput = document.getElementById("code-input");
-const codeError = document.getElementById("code-error");
-codeForm.addEventListener("submit", async (e) => {
-  e.preventDefault();
-  codeError.textContent = "";
-  const code = codeInput.value.replace(/[\s-]/g, "").toUpperCase();
-  try {
-    await api("GET", `/api/codes/${encodeURIComponent(code)}`);
-    location.href = `/code/${encodeURIComponent(code)}`;
-  } catch (err) {
-    codeError.textContent = errorText(err);
-  }
-});
 
 // "My rooms": the rooms this browser holds a seat in, whose turn it is, and a way out of each
 async function showMyRooms() {

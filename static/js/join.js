@@ -11,7 +11,7 @@ nameInput.value = localStorage.getItem("gn-name") || "";
 async function join(name) {
   const path = code ? `/api/codes/${encodeURIComponent(code)}/join` : `/api/join/${encodeURIComponent(invite)}`;
   const res = await api("POST", path, { name });
-  // a join from the room's own address lands on it again, now as a member
+  // the join lands on the room's own page, now as a member
   location.href = `/r/${res.room_id}`;
 }
 

@@ -1,5 +1,6 @@
 """A friend opens the link they were sent: the room's own address, the invite, or a dead one.
-Each person sees only the controls they may use now."""
+The address lets nobody in: it asks for the invite or the room code. Each person sees only
+the controls they may use now."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from browser_rooms import play_count21_to_the_end
 from support import ServerProcess
 
 
-async def test_the_room_address_is_a_join_screen_for_a_newcomer_and_guests_never_see_host_controls(
+async def test_the_room_address_asks_a_newcomer_for_the_code_and_guests_never_see_host_controls(
     server: ServerProcess, browser: Browser
 ) -> None:
     host_ctx = await browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
@@ -25,11 +26,21 @@ async def test_the_room_address_is_a_join_screen_for_a_newcomer_and_guests_never
     await host.get_by_test_id("create-room").click()
     await expect(host.get_by_test_id("connection")).to_have_attribute("data-state", "open")
 
-    # the host shares the address bar, not the invite
+    # the host shares the address bar, not the invite: it asks for the link or the code,
+    # which the guest types into the box there
     await guest.goto(host.url)
     await expect(guest.get_by_test_id("join-title")).to_have_text("Join Ada’s game of Count to 21")
-    await expect(guest.get_by_test_id("join-info")).to_contain_text("1 of")
+    await expect(guest.get_by_test_id("ask-host-text")).to_have_text(
+        "To join, you need the invite link or the room code from the host. "
+        "Ask them for it, then open the link or type the code here."
+    )
+    assert await guest.get_by_test_id("join-room").count() == 0
     assert await guest.get_by_test_id("start").count() == 0
+    await expect(host.get_by_test_id("room-code")).to_have_text(re.compile(r"^\w{3} \w{3}$"))
+    code = await host.get_by_test_id("room-code").text_content() or ""
+    await guest.get_by_test_id("code-input").fill(code)
+    await guest.get_by_test_id("code-join").click()
+    await expect(guest.get_by_test_id("join-info")).to_contain_text("1 of")
     await guest.get_by_test_id("join-name").fill("Grace")
     await guest.get_by_test_id("join-room").click()
     await expect(guest.get_by_test_id("connection")).to_have_attribute("data-state", "open")
@@ -64,9 +75,9 @@ async def test_the_room_address_is_a_join_screen_for_a_newcomer_and_guests_never
     for testid in ("start", "rematch", "add-bot"):
         await expect(guest.get_by_test_id(testid)).to_be_hidden()
 
-    # a third person opening the running room's address is offered a place to watch
+    # a third person opening the running room's invite is offered a place to watch
     late = await browser.new_page()
-    await late.goto(host.url)
+    await late.goto(await host.get_by_test_id("invite-url").input_value())
     await expect(late.get_by_test_id("join-room")).to_have_text("Watch")
     await late.context.close()
     await host_ctx.close()

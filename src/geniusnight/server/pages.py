@@ -1,8 +1,9 @@
 """HTML pages: Jinja2 shells; the work happens in plain ES modules under /static.
 
-The room and invite pages are decided here, before any script runs: a room link opened by
-someone who is not a member shows the join screen (the room URL is as good as its invite), and
-an unknown room gets one plain "no such room" page.
+The room and invite pages are decided here, before any script runs: the invite link and the
+room code show a newcomer the join screen; a room's address opened by someone who is not a
+member only asks them for the invite or the code (the address is no way in: a new invite link
+or the lock must keep out whoever knows it); an unknown room gets one plain "no such room" page.
 """
 
 from __future__ import annotations
@@ -92,14 +93,8 @@ async def room(request: Request, room_id: str, svc: RoomServiceDep) -> HTMLRespo
         return no_room(request, e.code)
     member = await svc.member_by_token(room_id, seat_token(request, room_id))
     if member is None:
-        # the address bar is what people share: let them join from it
-        return render(
-            request,
-            "join.html",
-            invite=found.invite,
-            room_id=found.id,
-            summary=await svc.summary(found),
-        )
+        # not the invite: they need the link or the code from the host (a box to type it in)
+        return render(request, "ask_host.html", summary=await svc.summary(found))
     return render(
         request, "room.html", room_id=room_id, game=found.game, game_id=found.game, rules=has_rules(found.game)
     )
