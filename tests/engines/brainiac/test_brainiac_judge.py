@@ -487,6 +487,18 @@ GERMAN_NORMAL_FORMS = [
     ("minus 273", "-273"),
     ("\u2212273,15", "-273.15"),
     ("A negativ", "a negativ"),  # "a" is no German article
+    # number words written apart, and a spoken decimal comma
+    ("neunzehnhundert neunundachtzig", "1989"),
+    ("zweitausend drei", "2003"),
+    ("hundert zwanzig", "120"),
+    ("zehn zwanzig", "10 20"),  # no hundreds for the second to go on: two numbers
+    ("1900 neunundachtzig", "1900 89"),  # typed digits are not spoken
+    ("zwei Komma fünf", "2.5"),
+    ("drei Komma eins vier", "3.14"),
+    ("ein Komma fünf", "1.5"),
+    ("minus zwei Komma fünf", "-2.5"),
+    ("ein Komma", "komma"),  # the punctuation mark
+    ("fünf Komma", "5 komma"),
 ]
 
 
@@ -545,6 +557,13 @@ GERMAN_CASES: list[tuple[str, list[str], bool]] = [
     ("Mississippi Fluss", ["Mississippi"], True),
     ("Rhein oder Donau", ["Rhein"], False),
     ("nicht das Auge", ["Auge"], False),
+    # spaced number words and a spoken decimal comma
+    ("neunzehnhundert neunundachtzig", ["1989"], True),
+    ("neunzehnhundert achtundachtzig", ["1989"], False),
+    ("neunzehnhundert neunundachtzig", ["1900"], False),
+    ("zwei Komma fünf", ["2,5"], True),
+    ("zwei Komma sechs", ["2,5"], False),
+    ("zwei Komma fünf", ["2"], False),
 ]
 
 # German questions: the head of a longer answer, and a surname for a person's full name

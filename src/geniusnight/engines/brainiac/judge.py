@@ -268,7 +268,9 @@ def normalise(text: str, language: str = "en") -> str:
     ``language="de"`` reads German: umlauts as ae/oe/ue, ``ß`` as ss, the articles der, die,
     das, den, dem, des, ein, eine, einen, einem, einer, eines, ``&`` as "und", decimal commas
     and German number words, compounds included ("einundzwanzig" -> "21",
-    "neunzehnhundertneunundsechzig" -> "1969"; ordinals as their number: "dritte" -> "3").
+    "neunzehnhundertneunundsechzig" -> "1969"), also written apart ("neunzehnhundert
+    neunundachtzig" -> "1989") and with a spoken decimal comma ("zwei Komma fünf" -> "2.5");
+    ordinals as their number: "dritte" -> "3".
 
     >>> normalise("Café  &  Crème"), normalise("an apple"), normalise("1,000")
     ('cafe and creme', 'apple', '1000')
@@ -279,7 +281,7 @@ def normalise(text: str, language: str = "en") -> str:
     """
     tokens = _tokens(text, language)
     if language == "de":
-        if len(tokens) > 1 and tokens[0] in _GERMAN_ARTICLES and tokens[1] not in _GERMAN_SCALES:
+        if len(tokens) > 1 and tokens[0] in _GERMAN_ARTICLES and not _german_number_follows(tokens, 1):
             tokens = tokens[1:]
         return " ".join(_signed(_german_numbers(tokens)))
     if len(tokens) > 1 and tokens[0] in _ARTICLES and not (tokens[0] == "a" and tokens[1] in _LETTER_QUALIFIERS):
@@ -353,21 +355,66 @@ def _german_ordinal(word: str) -> int | None:
 
 def _german_numbers(tokens: list[str]) -> list[str]:
     """Replace German number words with digits ("eine Million" -> "1000000"); "ein" alone
-    before a word that is no number stays a word (it is an article there)."""
+    before a word that is no number stays a word (it is an article there). Number words
+    written apart are one number when each is below the last's lowest place
+    ("neunzehnhundert neunundachtzig" -> "1989", "zweitausend drei" -> "2003"), and "Komma"
+    between a whole number and single digits is the decimal comma ("zwei Komma fünf" ->
+    "2.5")."""
     out: list[str] = []
-    for i, word in enumerate(tokens):
+    spoken: list[bool] = []  # whether each of ``out`` is a whole number read from words
+    i = 0
+    while i < len(tokens):
+        word = tokens[i]
         scale = _GERMAN_SCALES.get(word)
         if scale is not None and out and out[-1].isdigit():
             out[-1] = str(int(out[-1]) * scale)
+            i += 1
+            continue
+        if word == "komma" and out and out[-1].isdigit() and _german_number_follows(tokens, i):
+            digits = ""
+            while i + 1 < len(tokens) and _german_digit(tokens[i + 1]):
+                i += 1
+                digits += str(_GERMAN_UNITS[tokens[i]])
+            out[-1], spoken[-1] = f"{out[-1]}.{digits}", False
+            i += 1
             continue
         n = german_number(word)
+        cardinal = n is not None
         if n is None:
             n = _german_ordinal(word) if len(word) > 3 else None
-        if n is None or (word in ("ein", "eine") and i + 1 < len(tokens) and tokens[i + 1] not in _GERMAN_SCALES):
+        if n is None or (word in ("ein", "eine") and i + 1 < len(tokens) and not _german_number_follows(tokens, i + 1)):
             out.append(word)
+            spoken.append(False)
+        elif cardinal and spoken and spoken[-1] and n < _lowest_place(int(out[-1])):
+            out[-1] = str(int(out[-1]) + n)
         else:
             out.append(str(n))
+            spoken.append(cardinal)
+        i += 1
     return out
+
+
+def _german_digit(word: str) -> bool:
+    return _GERMAN_UNITS.get(word, 10) < 10
+
+
+def _german_number_follows(tokens: list[str], i: int) -> bool:
+    """Whether ``tokens[i]`` goes on a number before it: a scale ("Million") or "Komma" and
+    a digit ("ein Komma fünf", not "ein Komma")."""
+    if tokens[i] == "komma":
+        return i + 1 < len(tokens) and _german_digit(tokens[i + 1])
+    return tokens[i] in _GERMAN_SCALES
+
+
+def _lowest_place(n: int) -> int:
+    """The place of ``n``'s lowest non-zero digit from the hundreds up (1900 -> 100, 2000 ->
+    1000), or 0 below a hundred or off the hundreds: a number spoken after it adds to it."""
+    if n < 100 or n % 100:
+        return 0
+    place = 100
+    while n % (place * 10) == 0:
+        place *= 10
+    return place
 
 
 def allowed_edits(accepted_normal: str) -> int:
