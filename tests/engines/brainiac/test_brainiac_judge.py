@@ -564,6 +564,15 @@ GERMAN_CASES: list[tuple[str, list[str], bool]] = [
     ("zwei Komma fünf", ["2,5"], True),
     ("zwei Komma sechs", ["2,5"], False),
     ("zwei Komma fünf", ["2"], False),
+    # an umlaut typed without its dots: exactly that answer, not a near miss of it
+    ("Bar", ["Bär"], True),
+    ("der Bar", ["Bär"], True),
+    ("Tur", ["Tür"], True),
+    ("1. FC Koln", ["1. FC Köln"], True),  # a number in it: no near miss, but the dots may go
+    ("Bor", ["Bär"], False),
+    ("Bär", ["Bar"], False),  # dots added are no slip
+    ("O", ["Ö"], False),  # another letter
+    ("Barr", ["Bär"], False),
 ]
 
 # German questions: the head of a longer answer, and a surname for a person's full name
@@ -608,6 +617,12 @@ def test_german_near_misses_that_are_answers_of_the_german_bank_are_wrong() -> N
     assert not judge("Manet", ["Claude Monet", "Monet"], language="de", others=others)
     assert judge("elecktronisch", ["electronic", "elektronisch"], language="de", others=others)
     assert judge("elektrisch", ["electronic", "elektronisch"], language="de")  # a near miss without them
+
+
+def test_a_dropped_umlaut_that_is_another_known_answer_is_wrong() -> None:
+    others = known_answers(["Bär", "Bar", "Köln"], "de")
+    assert not judge("Bar", ["Bär"], language="de", others=others)
+    assert judge("Koln", ["Köln"], language="de", others=others)
 
 
 def test_english_stays_the_default_language() -> None:

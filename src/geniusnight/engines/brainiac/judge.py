@@ -452,7 +452,8 @@ def judge(
     module docstring; without the question no surname is taken for a full name). ``others``
     holds other known answers (:func:`known_answers`, same ``language``): a typed answer
     among them is no near miss. With ``language="de"`` both are read as German
-    (:func:`normalise`), and a right answer in other words is read with German words
+    (:func:`normalise`), an answer typed without an umlaut's dots counts ("Bar" for "Bär":
+    :func:`_umlauts_dropped`), and a right answer in other words is read with German words
     ("Auge des Sturms", "der Fluss Rhein", "Beethoven" for a "Wer ...?" question)."""
     given = normalise(text, language)
     if not given:
@@ -462,11 +463,32 @@ def judge(
         given = given[2:]  # "a negative charge": an article after all, as no answer is the letter A
     if any(_same(given, target, others) for target in targets):
         return True
+    if language == "de" and _umlauts_dropped(given, accepted, others):
+        return True
     words = given.split()
     if any(head_match(words, target.split(), others, language) for target in targets):
         return True
     if question is not None and asks_for_person(question, language):
         return any(surname_match(given, answer, others, language) for answer in accepted)
+    return False
+
+
+_UMLAUT_DOTS_DROPPED = str.maketrans("äöüÄÖÜ", "aouAOU")
+
+
+def _umlauts_dropped(given: str, accepted: Iterable[str], others: Collection[str]) -> bool:
+    """Whether the German normal form ``given`` is an accepted answer with its umlauts written
+    without the dots ("Bar" for "Bär", "Koln" for "Köln"), exactly: not a near miss of that
+    spelling, no single letter ("O" is not "Ö"), and not itself another known answer."""
+    squeezed = given.replace(" ", "")
+    if squeezed in others:
+        return False
+    for answer in accepted:
+        dropped = answer.translate(_UMLAUT_DOTS_DROPPED)
+        if dropped != answer:
+            target = normalise(dropped, "de")
+            if squeezed == target.replace(" ", "") and _same_marks(given.split(), normalise(answer, "de").split()):
+                return True
     return False
 
 
