@@ -115,7 +115,7 @@ function setRoom(next) {
 // for the host, the code's switch and the shared screen's link.
 let qrFor = null; // the invite whose QR code the page shows
 let qrLoads = 0;
-let screenFor = null; // the room whose screen link the page holds
+let screenFor = null; // the invite whose screen link the page holds (a new invite link retires it)
 function renderParty() {
   $("room-code").textContent = room.code ? `${room.code.slice(0, 3)} ${room.code.slice(3)}` : "";
   $("room-code").classList.toggle("off", !room.code_open);
@@ -131,8 +131,8 @@ function renderParty() {
   $("code-switch-row").hidden = !host || room.status === "closed";
   $("code-switch").checked = !!room.code_open;
   $("open-screen").hidden = !host;
-  if (host && screenFor !== roomId) {
-    screenFor = roomId;
+  if (host && screenFor !== room.invite_path) {
+    screenFor = room.invite_path;
     api("GET", `/api/rooms/${encodeURIComponent(roomId)}/screen`)
       .then((res) => { $("open-screen").href = res.screen_path; })
       .catch(() => { screenFor = null; });

@@ -11,6 +11,8 @@ import { RoomSocket } from "./socket.js";
 const $ = (id) => document.getElementById(id);
 const roomId = $("screen").dataset.roomId;
 const key = decodeURIComponent(location.hash.slice(1));
+// another key in the same tab (the host's new link, after a new invite link): start again with it
+window.addEventListener("hashchange", () => location.reload());
 const announce = createAnnouncer(document.body);
 
 let games = [];
@@ -36,7 +38,10 @@ if (!key) {
     room: inOrder((frame) => setRoom(frame.room)),
     state: inOrder((frame) => showState(frame)),
     error: inOrder((frame) => {
-      if (frame.ref == null) $("screen-error").textContent = errorText(frame);
+      if (frame.ref != null) return;
+      $("screen-error").textContent = errorText(frame);
+      // a key a new invite link retired: the old code and QR code lead nowhere now
+      if (frame.code === "bad_screen_key") $("screen-join").hidden = true;
     }),
     closed: inOrder((frame) => { $("screen-error").textContent = frame.message || t("room.closed"); }),
   }, { screen: key });

@@ -3,7 +3,7 @@ on a laptop, a guest and a spectator on 390 px touch phones. The host sees the s
 name, mutes the guest (whose chat is then refused, and whose page says so), removes the
 spectator (whose page says so), locks the room (a newcomer's join screen says it is locked)
 and makes a new invite link (the old one leads nowhere, the page and its QR code show the new
-one)."""
+one, and the old shared screen's link is retired)."""
 
 from __future__ import annotations
 
@@ -85,11 +85,13 @@ async def test_the_host_mutes_removes_locks_and_renews_the_invite(server: Server
     await expect(newcomer.get_by_test_id("join-locked")).to_be_visible()
     await expect(newcomer.get_by_test_id("join-room")).to_be_disabled()
 
-    # a new invite link: the old one leads nowhere; the page, its QR code and the shared
-    # screen show the new one, and the new room code
+    # a new invite link: the old one leads nowhere; the page and its QR code show the new one,
+    # and the new room code. It retires the shared screen's link too: the open screen says to
+    # open it again from the host's page, which has the new link (the new code and QR code)
+    old_screen = await screen_path(host)
     screen = await host.context.new_page()
     pages.append(screen)
-    await screen.goto(server.base + await screen_path(host))
+    await screen.goto(server.base + old_screen)
     old_code = await host.get_by_test_id("room-code").text_content()
     await expect(screen.get_by_test_id("screen-code")).to_have_text(old_code or "")
     await expect(screen.locator("#screen-qr svg")).to_be_visible()
@@ -100,14 +102,17 @@ async def test_the_host_mutes_removes_locks_and_renews_the_invite(server: Server
     fresh = await host.get_by_test_id("invite-url").input_value()
     await expect(host.get_by_test_id("invite-qr")).not_to_have_attribute("src", old_qr or "")
     await expect(host.get_by_test_id("room-code")).not_to_have_text(old_code or "")
-    await expect(screen.get_by_test_id("screen-code")).not_to_have_text(old_code or "")
-    await expect(screen.get_by_test_id("screen-code")).to_have_text(
-        await host.get_by_test_id("room-code").text_content() or ""
+    new_code = await host.get_by_test_id("room-code").text_content() or ""
+    await expect(screen.get_by_test_id("screen-error")).to_have_text(
+        "This screen link does not work (any more): a new invite link retires the old screen links. "
+        "Open the shared screen again from the host’s room page."
     )
-    for _ in range(50):  # the screen fetches the new QR code once the room frame names the new link
-        if await screen.locator("#screen-qr").inner_html() != old_screen_qr:
-            break
-        await screen.wait_for_timeout(100)
+    await expect(screen.get_by_test_id("screen-join")).to_be_hidden()
+    await expect(screen.get_by_test_id("connection")).to_have_attribute("data-state", "closed")
+    await expect(host.get_by_test_id("open-screen")).not_to_have_attribute("href", old_screen)
+    await screen.goto(server.base + await screen_path(host))
+    await expect(screen.get_by_test_id("screen-code")).to_have_text(new_code)
+    await expect(screen.locator("#screen-qr svg")).to_be_visible()
     assert await screen.locator("#screen-qr").inner_html() != old_screen_qr
     await newcomer.goto(invite)
     await expect(newcomer.get_by_test_id("no-room")).to_be_visible()

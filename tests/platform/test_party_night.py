@@ -177,6 +177,45 @@ async def test_a_screen_socket_with_a_wrong_key_is_refused(db_url: str) -> None:
             assert frame["type"] == "error" and frame["code"] == "bad_screen_key"
 
 
+async def test_a_new_invite_link_retires_the_screen_key_and_closes_its_screens(db_url: str) -> None:
+    """The key follows the invite (docs/protocol.md, "The shared screen"): a new invite link
+    closes the screens opened with the old key before they see the new code, the old key opens
+    neither a socket nor the QR code, and the host's new link works."""
+    async with serve(db_url) as srv, httpx.AsyncClient(base_url=srv.base) as c:
+        host = (await c.post("/api/rooms", json={"game": "count21", "name": "Ada"})).json()
+        auth = {"Authorization": f"Bearer {host['token']}"}
+        room_id = host["room_id"]
+        old_path = (await c.get(f"/api/rooms/{room_id}/screen", headers=auth)).json()["screen_path"]
+        old_key = old_path.split("#")[1]
+        assert (await c.get(f"/api/rooms/{room_id}/screen", headers=auth)).json()["screen_path"] == old_path
+        screen = await screen_player(srv.ws_base, room_id, old_key)
+        fresh = (await c.post(f"/api/rooms/{room_id}/invite", headers=auth)).json()
+        retired = await screen.expect("error")
+        assert retired["code"] == "bad_screen_key" and retired["ref"] is None
+        with pytest.raises(websockets.ConnectionClosed):
+            while True:
+                await screen.recv()
+        assert not [f for f in screen.frames if fresh["code"] in json.dumps(f)], "a retired screen saw the new code"
+        # the old key opens nothing more
+        async with websockets.connect(f"{srv.ws_base}/ws/{room_id}") as ws:
+            await ws.send(json.dumps({"type": "hello", "screen": old_key}))
+            assert json.loads(await ws.recv())["code"] == "bad_screen_key"
+            with pytest.raises(websockets.ConnectionClosed):
+                await ws.recv()
+            assert ws.close_code == 4401
+        qr = await c.get(f"/api/rooms/{room_id}/qr.svg", headers={"Authorization": f"Bearer {old_key}"})
+        assert qr.status_code == 401
+        # the host's page gets a new link, whose key shows the new code and the new QR code
+        new_path = (await c.get(f"/api/rooms/{room_id}/screen", headers=auth)).json()["screen_path"]
+        new_key = new_path.split("#")[1]
+        assert new_path.split("#")[0] == old_path.split("#")[0] and new_key != old_key and len(new_key) == 32
+        again = await screen_player(srv.ws_base, room_id, new_key)
+        assert again.welcome["room"]["code"] == fresh["code"]
+        qr = await c.get(f"/api/rooms/{room_id}/qr.svg", headers={"Authorization": f"Bearer {new_key}"})
+        assert qr.status_code == 200 and qr.content == qr_svg(f"{srv.base}{fresh['invite_path']}")
+        await again.close()
+
+
 async def test_a_rooms_screens_hold_as_many_sockets_as_one_member(db_url: str) -> None:
     async with serve(db_url, ws_per_member=2) as srv, httpx.AsyncClient(base_url=srv.base) as c:
         host = (await c.post("/api/rooms", json={"game": "count21", "name": "Ada"})).json()

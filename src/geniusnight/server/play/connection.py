@@ -97,6 +97,7 @@ class Connection:
     last_seq: dict[int, int] = field(default_factory=dict)  # game id -> last seq sent
     view_seat: dict[int, int | None] = field(default_factory=dict)  # game id -> seat of that view
     patches: bool = False  # the client takes ``patch`` frames (it said so in hello)
+    screen_invite: str | None = None  # a shared screen: the invite path its key holds for (a new one retires it)
     closed: bool = False  # no more frames are taken; the socket closes once the backlog is out
     backlog: deque[str] = field(default_factory=deque)
     _writer: asyncio.Task[None] | None = None

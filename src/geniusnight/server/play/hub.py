@@ -25,7 +25,7 @@ from .events import (
     StateEvent,
 )
 from .games import GameService, LiveGame
-from .outbound import Chat, Closed, Host, Identity, Kicked, Outbound, Room, You
+from .outbound import Chat, Closed, Error, Host, Identity, Kicked, Outbound, Room, You
 from .patches import Step
 
 _NO_VIEW = -1  # no seat's view (seats are None or from 0)
@@ -35,6 +35,8 @@ PATCH_ALWAYS = 256  # bytes: patches this small go out without a look at the ful
 # opening and closing, people joining) go out together in one frame once the time is up
 ROOM_FRAME_GAP = 0.25
 CLOSED_MESSAGE = "This room was closed."  # a closure another process announced while Redis was away
+# a shared screen whose key a new invite link retired (see Hub.retire_screens)
+SCREEN_RETIRED = "A new invite link retired this screen link; open the shared screen again from the room."
 
 
 class RoomReads(Protocol):
@@ -276,7 +278,18 @@ class Hub:
         if room_id not in self.rooms:
             return
         self.room_sent_at[room_id] = asyncio.get_running_loop().time()
-        self.fan_out(room_id, Room(snap.for_online(self.online_members(room_id))))
+        room = snap.for_online(self.online_members(room_id))
+        self.retire_screens(room_id, room.get("invite_path"))
+        self.fan_out(room_id, Room(room))
+
+    def retire_screens(self, room_id: str, invite_path: object) -> None:
+        """The room's invite is ``invite_path`` now: a shared screen whose key held for an
+        earlier one (a new invite link retired it) is told so and closed, before the room
+        frame that would show it the new code."""
+        for conn in list(self.rooms.get(room_id, ())):
+            if conn.screen_invite is not None and conn.screen_invite != invite_path:
+                conn.send_frame(Error(None, "bad_screen_key", SCREEN_RETIRED))
+                conn.finish()
 
     def _tell_seats(self, room_id: str, live: LiveGame) -> None:
         """A game began: each connection is told its member's seat in it, if that is not the

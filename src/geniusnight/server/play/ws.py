@@ -195,10 +195,12 @@ async def _admit_screen(
     ws: WebSocket, send: Send, ports: SocketPorts, room_id: str, hello: Hello
 ) -> tuple[Connection, Hello] | None:
     """A shared screen: no member, no seat, no name; it gets what a spectator gets. A room's
-    screens together may hold as many sockets as one member (``GENIUSNIGHT_WS_PER_MEMBER``)."""
+    screens together may hold as many sockets as one member (``GENIUSNIGHT_WS_PER_MEMBER``).
+    Its connection keeps the invite its key holds for: a new invite link closes it (see
+    ``Hub.retire_screens``)."""
     config = ports.config
     try:
-        await ports.party.admit_screen(room_id, hello.screen)
+        invite_path = await ports.party.admit_screen(room_id, hello.screen)
     except ApiError as e:
         await ws.send_text(outbound.Error(None, e.code, e.message).encode())
         await ws.close(code=4401 if e.status == 401 else 4404)
@@ -208,7 +210,15 @@ async def _admit_screen(
         await ws.send_text(outbound.Error(None, "too_many_tabs", message).encode())
         await ws.close(code=4429)
         return None
-    conn = Connection(send=send, room_id=room_id, member_id=None, seat=None, name="", patches=hello.patches)
+    conn = Connection(
+        send=send,
+        room_id=room_id,
+        member_id=None,
+        seat=None,
+        name="",
+        patches=hello.patches,
+        screen_invite=invite_path,
+    )
     ports.hub.add(conn)
     return conn, hello
 

@@ -8,7 +8,8 @@ screen, and "my rooms" (docs/product.md, "Party night"; the API in docs/protocol
   shared screen get it.
 - The **shared screen** (a TV, a laptop everyone sees) connects with the room's screen key,
   which only the host is given. It holds no seat and no name, is no member, and gets exactly
-  what a spectator gets.
+  what a spectator gets. A new invite link retires the key: the screens opened with it are
+  closed, and the host's page gives the new link.
 - **My rooms** are the rooms whose seat cookies (``gn_seat_<room_id>``, HttpOnly) the browser
   sends: the browser is the identity, as it is for a seat; no account.
 """
@@ -32,18 +33,20 @@ from ..limits import RateLimit
 from ..play.games import GameService
 from .codes import read_code
 from .publisher import RoomPublisher
-from .refusals import not_host, not_member
+from .refusals import bad_screen_key, not_host, not_member
 from .service import RoomService, RoomServices
+from .statements import invite_path
 from .usecases import RoomUseCases
 
 MY_ROOMS_MAX = 30  # seat cookies read for "my rooms" (a browser in more rooms sees 30 of them)
 SCREEN_KEY_CHARS = 32  # 128 bits, as hex
 
 
-def screen_key(secret_key: str, room_id: str) -> str:
-    """The key that lets a shared screen watch ``room_id``: derived from the server's secret,
-    so it is stored nowhere and is the same every time the host asks for it."""
-    mac = hmac.new(secret_key.encode(), f"screen:{room_id}".encode(), hashlib.sha256)
+def screen_key(secret_key: str, room_id: str, invite: str) -> str:
+    """The key that lets a shared screen watch ``room_id`` while ``invite`` is its invite:
+    derived from the server's secret, so it is stored nowhere and is the same every time the
+    host asks for it, until a new invite link retires it with the old link."""
+    mac = hmac.new(secret_key.encode(), f"screen:{room_id}:{invite}".encode(), hashlib.sha256)
     return mac.hexdigest()[:SCREEN_KEY_CHARS]
 
 
@@ -117,15 +120,18 @@ class PartyNight:
 
     # --- the invite's QR code and the shared screen ----------------------------------------------
 
-    def _is_screen(self, room_id: str, key: str | None) -> bool:
-        return key is not None and hmac.compare_digest(key, screen_key(self.room_services.secret_key, room_id))
+    def _screen_key(self, room: Room) -> str:
+        return screen_key(self.room_services.secret_key, room.id, room.invite)
+
+    def _is_screen(self, room: Room, key: str | None) -> bool:
+        return key is not None and hmac.compare_digest(key, self._screen_key(room))
 
     async def invite_qr(self, room_id: str, token: str | None, base_url: str) -> bytes:
         """The invite link as a QR code, for a member or the room's screen (``token``: a seat
         token or the screen key)."""
         async with self._rooms() as svc:
             room = await svc.room(room_id)
-            if not self._is_screen(room_id, token) and await svc.member_by_token(room_id, token) is None:
+            if not self._is_screen(room, token) and await svc.member_by_token(room_id, token) is None:
                 raise not_member()
         return qr_svg(f"{base_url}/join/{room.invite}")
 
@@ -139,14 +145,17 @@ class PartyNight:
                 raise not_member()
             if member.id != room.host_member_id:
                 raise not_host()
-        return f"/r/{room_id}/screen#{screen_key(self.room_services.secret_key, room_id)}"
+        return f"/r/{room_id}/screen#{self._screen_key(room)}"
 
-    async def admit_screen(self, room_id: str, key: str | None) -> None:
-        """A shared screen opens its socket: 404 for a room that is gone, 401 ``bad_screen_key``."""
+    async def admit_screen(self, room_id: str, key: str | None) -> str:
+        """A shared screen opens its socket: 404 for a room that is gone, 401 ``bad_screen_key``
+        (a wrong key, or one a new invite link retired). Returns the room's invite path as its
+        snapshot names it: the screen's key holds while that stays the room's."""
         async with self._rooms() as svc:
-            await svc.room(room_id)
-        if not self._is_screen(room_id, key):
-            raise ApiError(401, "bad_screen_key", "This screen link is not valid; open it again from the room.")
+            room = await svc.room(room_id)
+        if not self._is_screen(room, key):
+            raise bad_screen_key()
+        return invite_path(room.invite)
 
     # --- my rooms ---------------------------------------------------------------------------
 

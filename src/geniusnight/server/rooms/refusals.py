@@ -32,3 +32,10 @@ def room_locked() -> ApiError:
 def seats_busy() -> ApiError:
     """A change of seats (or a start) that lost its race every time it was tried."""
     return ApiError(409, "seats_busy", "Many seats changed at once; please try again.")
+
+
+def bad_screen_key() -> ApiError:
+    """A shared screen's key that is not the room's: wrong, or retired by a new invite link."""
+    return ApiError(
+        401, "bad_screen_key", "This screen link is not valid (any more); open the shared screen again from the room."
+    )

@@ -95,6 +95,11 @@ _PLAYING = (
 )
 
 
+def invite_path(invite: str) -> str:
+    """The invite as a path (the room's ``invite_path``, what its link and QR code open)."""
+    return f"/join/{invite}"
+
+
 def lost_race(e: DBAPIError) -> bool:
     """Whether ``e`` only says that another transaction got there first (SQLite: another
     process holds the write lock; PostgreSQL: a deadlock or a serialization failure), so that
@@ -183,7 +188,7 @@ def read_snapshot(conn: Connection, room_id: str) -> RoomSnapshot | None:
         "max_players": hi,
         "game_id": room.current_game_id,
         "result": room.result,
-        "invite_path": f"/join/{room.invite}",
+        "invite_path": invite_path(room.invite),
         "code": room.code,
         "code_open": room.code_open,
         "locked": room.locked,
