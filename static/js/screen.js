@@ -1,8 +1,9 @@
 // The shared screen (/r/{room_id}/screen#<key>): a TV or a laptop the whole room watches. It
 // holds no seat and no name: its socket says hello with the room's screen key (from the
 // link's fragment, which never reaches a server) and gets what a spectator gets. It shows the
-// room code and the invite's QR code, the players and their scores, the game's board drawn by
-// the game's own module (as for a spectator), and the final result.
+// room code and the invite's QR code (neither while the room is locked), the players and their
+// scores, the game's board drawn by the game's own module (as for a spectator), and the final
+// result.
 import { createAnnouncer } from "./a11y.js";
 import { api, el } from "./api.js";
 import { errorText, t, tOr } from "./i18n.js";
@@ -56,6 +57,11 @@ function setRoom(next) {
   $("screen-code").hidden = !room.code_open;
   $("screen-code-off").hidden = room.code_open;
   if (qrFor !== room.invite_path) showQr(room.invite_path);
+  // a locked room lets nobody new in: no code, no QR code, no "Join now!"
+  $("screen-join-call").hidden = !!room.locked;
+  $("screen-locked").hidden = !room.locked;
+  const waiting = $("screen-waiting"); // until the first game's board takes its place
+  if (waiting) waiting.textContent = t(room.locked ? "screen.waiting_locked" : "screen.waiting");
   renderPlayers();
   renderResult();
 }

@@ -10,7 +10,7 @@ import re
 
 from playwright.async_api import Browser, WebSocket, expect
 
-from browser_rooms import PHONE, PHONES, close_all, no_sideways_scroll, open_room, press
+from browser_rooms import PHONE, PHONES, close_all, no_sideways_scroll, open_room, press, screen_path
 from support import ServerProcess
 
 
@@ -116,4 +116,32 @@ async def test_leaving_a_room_from_my_rooms(server: ServerProcess, browser: Brow
     await expect(host.get_by_test_id("my-rooms")).to_be_hidden()
     await host.reload()
     await expect(host.get_by_test_id("my-rooms")).to_be_hidden()
+    await close_all([host])
+
+
+async def test_a_locked_room_shows_no_way_in_on_the_screen(server: ServerProcess, browser: Browser) -> None:
+    """While the host has locked the room the shared screen shows neither the code nor the QR
+    code nor "Join now!", but that the room is locked; unlocking brings them back."""
+    (host,) = await open_room(browser, server.base, "count21", ["Ada"], phone_first=False, start=False)
+    screen = await host.context.new_page()
+    await screen.goto(server.base + await screen_path(host))
+    await expect(screen.get_by_test_id("screen-code")).to_be_visible()
+    await expect(screen.get_by_test_id("screen-qr")).to_be_visible()
+    await expect(screen.get_by_test_id("screen-waiting")).to_have_text("The game starts soon. Join now!")
+    await expect(screen.get_by_test_id("screen-locked")).to_be_hidden()
+
+    await host.get_by_test_id("lock-switch").check()
+    await expect(screen.get_by_test_id("screen-locked")).to_have_text("The room is locked: nobody new can join.")
+    for testid in ("screen-code", "screen-qr", "screen-code-off", "screen-join-call"):
+        await expect(screen.get_by_test_id(testid)).to_be_hidden()
+    await expect(screen.get_by_test_id("screen-waiting")).to_have_text("The game starts soon.")
+    text = await screen.locator("#screen").inner_text()
+    code = await host.get_by_test_id("room-code").text_content() or ""
+    assert code not in text and "Join" not in text and "QR" not in text, text
+
+    await host.get_by_test_id("lock-switch").uncheck()
+    await expect(screen.get_by_test_id("screen-code")).to_have_text(code)
+    await expect(screen.get_by_test_id("screen-qr")).to_be_visible()
+    await expect(screen.get_by_test_id("screen-locked")).to_be_hidden()
+    await screen.close()
     await close_all([host])
