@@ -82,8 +82,11 @@ async def test_the_host_mutes_removes_locks_and_renews_the_invite(server: Server
     PHONES.add(newcomer)
     pages.append(newcomer)
     await newcomer.goto(invite)
-    await expect(newcomer.get_by_test_id("join-locked")).to_be_visible()
-    await expect(newcomer.get_by_test_id("join-room")).to_be_disabled()
+    await expect(newcomer.get_by_test_id("join-locked")).to_have_text(
+        "The host has locked this room: nobody new can join right now. Ask the host to unlock it."
+    )
+    for testid in ("join-info", "join-name", "join-room"):
+        assert await newcomer.get_by_test_id(testid).count() == 0, testid
 
     # a new invite link: the old one leads nowhere; the page and its QR code show the new one,
     # and the new room code. It retires the shared screen's link too: the open screen says to
@@ -94,7 +97,10 @@ async def test_the_host_mutes_removes_locks_and_renews_the_invite(server: Server
     await screen.goto(server.base + old_screen)
     old_code = await host.get_by_test_id("room-code").text_content()
     await expect(screen.get_by_test_id("screen-code")).to_have_text(old_code or "")
-    await expect(screen.locator("#screen-qr svg")).to_be_visible()
+    await expect(screen.locator("#screen-qr svg")).to_be_attached()
+    # the room is locked: the screen shows no way in, only that
+    await expect(screen.get_by_test_id("screen-locked")).to_be_visible()
+    await expect(screen.get_by_test_id("screen-join-call")).to_be_hidden()
     old_screen_qr = await screen.locator("#screen-qr").inner_html()
     old_qr = await host.get_by_test_id("invite-qr").get_attribute("src")
     await host.get_by_test_id("new-invite").click()
@@ -112,12 +118,14 @@ async def test_the_host_mutes_removes_locks_and_renews_the_invite(server: Server
     await expect(host.get_by_test_id("open-screen")).not_to_have_attribute("href", old_screen)
     await screen.goto(server.base + await screen_path(host))
     await expect(screen.get_by_test_id("screen-code")).to_have_text(new_code)
-    await expect(screen.locator("#screen-qr svg")).to_be_visible()
+    await expect(screen.locator("#screen-qr svg")).to_be_attached()
     assert await screen.locator("#screen-qr").inner_html() != old_screen_qr
     await newcomer.goto(invite)
     await expect(newcomer.get_by_test_id("no-room")).to_be_visible()
     await host.get_by_test_id("lock-switch").uncheck()
     await expect(host.get_by_test_id("locked-note")).to_be_hidden()  # the server has unlocked it
+    await expect(screen.get_by_test_id("screen-code")).to_be_visible()
+    await expect(screen.locator("#screen-qr svg")).to_be_visible()
     await newcomer.goto(fresh)
     await newcomer.get_by_test_id("join-name").fill("Late")
     await press(newcomer.get_by_test_id("join-room"))

@@ -165,12 +165,20 @@ async def test_a_locked_room_refuses_newcomers_by_invite_and_by_code(app: Any) -
     assert [k for k, *_ in await audit(app, room.id)] == ["locked", "unlocked"]
 
 
-async def test_the_join_page_of_a_locked_room_says_it_is_locked(app: Any) -> None:
+async def test_the_join_page_of_a_locked_room_says_it_is_locked_and_nothing_else(app: Any) -> None:
+    """A locked lobby with free seats: its join screens (the invite's and the code's) say it
+    is locked and to ask the host, not that the table is full, and offer nothing to fill in."""
     room = await new_room(app)
     await room.call("POST", "/lock", room.host, {"locked": True})
+    code = (await room.call("GET", "", room.host)).json()["code"]
     async with room.client() as c:
-        page = await c.get(f"/join/{room.invite}")
-    assert page.status_code == 200 and 'data-testid="join-locked"' in page.text
+        for path in (f"/join/{room.invite}", f"/code/{code}"):
+            page = await c.get(path)
+            shown = page.text.split("<body>", 1)[1]  # the head carries the whole message catalog
+            assert page.status_code == 200 and 'data-testid="join-locked"' in shown, path
+            assert "nobody new can join right now. Ask the host to unlock it." in shown, path
+            for gone in ("join-info", "join-name", "join-room", "table is full", "join and watch", "join.js"):
+                assert gone not in shown, (path, gone)
 
 
 async def test_only_the_host_locks_the_room(app: Any) -> None:
