@@ -493,8 +493,9 @@ export function createGameView(root, ctx) {
       ui.view = view;
       ui.meta = meta || {};
       render();
-      // the reveal comes up: the keyboard goes to Continue (not on opening a page mid-reveal)
-      if (prev && prev.phase !== "results" && view.phase === "results" && ctx.mode !== "replay") focusContinue(root);
+      // the reveal comes up: the keyboard goes to Continue (not on opening a page mid-reveal;
+      // not in a replay, nor on the shared screen, where nobody holds a keyboard)
+      if (prev && prev.phase !== "results" && view.phase === "results" && ctx.mode === "play") focusContinue(root);
       news(prev, view);
     },
     destroy() {

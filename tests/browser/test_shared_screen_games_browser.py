@@ -126,12 +126,20 @@ async def play_watched(
                         re.compile(rf"^Round {match[1]}\b")
                     )
                     await expect(screen.page.locator(same_on_screen)).to_have_text(shown)
+                    await nothing_focused(screen.page)
                     rounds.append(int(match[1]))
                 acted = await continue_reveal(page) or acted
             acted = await step(page, n) or acted
         if not acted:
             await pages[0].wait_for_timeout(50)
     raise AssertionError("the game did not end")
+
+
+async def nothing_focused(page: Page) -> None:
+    """Nobody holds the TV's keyboard: the reveal puts the focus on no element there (whose
+    focus ring would box in a line of the board), as it does on a player's page."""
+    focused = await page.evaluate("document.activeElement && document.activeElement.outerHTML.slice(0, 80)")
+    assert focused is None or focused.startswith("<body"), f"the shared screen focused {focused}"
 
 
 async def logged_states(base: str, engine_id: str, game_id: int) -> list[Any]:
