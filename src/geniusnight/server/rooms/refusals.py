@@ -25,6 +25,12 @@ def no_member() -> ApiError:
     return ApiError(404, "no_member", "Nobody with that id is in this room.")
 
 
+def empty_seat() -> ApiError:
+    """A seat number that nobody holds (said without the number: seats count from 0 on the
+    wire, from 1 for people)."""
+    return ApiError(404, "no_seat", "That seat is empty.")
+
+
 def room_locked() -> ApiError:
     return ApiError(403, "room_locked", "The host has locked this room: nobody new can join.")
 

@@ -40,7 +40,7 @@ from ..play.events import RoomSnapshot
 from .codes import new_code
 from .names import bot_name, check_name_free, clean_name
 from .options import OptionSizes, check_options_aside, check_time_limits, engine_for
-from .refusals import no_member, no_room, not_host, not_in_lobby, not_member, room_locked, seats_busy
+from .refusals import empty_seat, no_member, no_room, not_host, not_in_lobby, not_member, room_locked, seats_busy
 from .seats import stand_in
 from .statements import SEATING_TRIES, lock_room, lost_race, read_snapshot, renumber_seats
 
@@ -439,7 +439,7 @@ class RoomService:
         async def remove(room: Room) -> Member:
             target = await self.holder(room, seat)
             if target is None:
-                raise ApiError(404, "no_seat", f"Seat {seat} is empty.")
+                raise empty_seat()
             if target.id == room.host_member_id:
                 raise ApiError(409, "kick_host", "The host can't kick themselves; pass the host role first.")
             await self._remove(room, target, "removed")

@@ -24,7 +24,7 @@ from ..ports import Presence, Roster, Turns
 from ..replay.logs import GameLogs
 from .hosting import HostWatch
 from .publisher import RoomPublisher, RoomReader
-from .refusals import not_member, seats_busy
+from .refusals import empty_seat, not_member, seats_busy
 from .service import RoomService, RoomServices, chat_json
 from .statements import SEATING_TRIES, RoomChanged, lost_race, start_game
 
@@ -310,7 +310,7 @@ class RoomUseCases:
             async def hand_over(room: Room) -> int:
                 target = await svc.holder(room, seat)
                 if target is None:
-                    raise ApiError(404, "no_seat", f"Seat {seat} is empty.")
+                    raise empty_seat()
                 return await svc.away(room, target, "self" if target.id == caller_id else "host")
 
             room, _ = await svc.seating(room_id, hand_over)
