@@ -397,6 +397,12 @@ export function createGameView(root, ctx) {
     reveal.replaceChildren();
     const last = v.history && v.history.length ? v.history[v.history.length - 1] : null;
     if (!last || v.phase !== "over") return; // the last round's reveal (earlier ones had ``results``)
+    if (ctx.mode === "screen") {
+      // the room watches it together with the result, as it watched every round's reveal
+      const title = T(last.tiebreak ? "bq.reveal_tiebreak" : "bq.reveal_title", { n: last.round });
+      add(reveal, revealScreen({ title, body: revealBox(v, last, "bq-reveal-screen"), toAct: [], seat: null, nameOf: name, last: true }));
+      return;
+    }
     add(reveal, revealBox(v, last, "bq-reveal"));
   }
 

@@ -434,9 +434,9 @@ export function createGameView(root, ctx) {
     return box;
   }
 
-  // the round just played (``results``), until everyone has pressed Continue or time is up
-  function resultsSection(v) {
-    const r = v.results;
+  // the round just played (``results``), until everyone has pressed Continue or time is up;
+  // with ``last``, the game's last round (its end skips the results phase) on the shared screen
+  function resultsSection(v, r = v.results, last = false) {
     const solved = r.solved_by !== null && r.solved_by !== undefined;
     const title = solved ? T("gi.reveal_solved", { n: r.round, name: nameOf(r.solved_by) }) : T("gi.reveal_unsolved", { n: r.round });
     const points = r.points.map((p, seat) => (p ? `${nameOf(seat)} +${p}` : null)).filter(Boolean);
@@ -464,6 +464,7 @@ export function createGameView(root, ctx) {
       onReady: canSend() ? () => send({ type: "ready" }) : null,
       sending,
       nameOf: (s) => nameOf(s, false),
+      last,
     });
   }
 
@@ -513,6 +514,9 @@ export function createGameView(root, ctx) {
       else parts.push(myRiddle(v));
     } else if (v.phase === "results" && v.results) {
       parts.push(resultsSection(v));
+    } else if (v.over && ctx.mode === "screen" && (v.history || []).length) {
+      // the room watches the last round's reveal together with the result
+      parts.push(resultsSection(v, v.history[v.history.length - 1], true));
     } else if (!v.over && v.public) {
       // the Riddler ordering the hints sees them first, their riddle after
       const ordering = v.phase === "order" && mySeat() === v.riddler;

@@ -9,9 +9,11 @@ import { t } from "./i18n.js";
 //   title, body: the round's result (body: a node); toAct: the seats not ready yet;
 //   seat: ours (null when watching); deadline: epoch ms or null (no clock, or a replay);
 //   onReady: sends ready, or null when this page cannot (a replay, a spectator);
-//   sending: our ready is on its way; nameOf(seat): a player's name
-export function revealScreen({ title, body, toAct, seat, deadline = null, onReady = null, sending = false, nameOf }) {
-  const mine = onReady !== null && seat !== null && toAct.includes(seat);
+//   sending: our ready is on its way; nameOf(seat): a player's name;
+//   last: the game's last round, which its end skips (no results phase): the shared screen
+//   shows it with the final result, with no Continue and nobody to wait for
+export function revealScreen({ title, body, toAct, seat, deadline = null, onReady = null, sending = false, nameOf, last = false }) {
+  const mine = !last && onReady !== null && seat !== null && toAct.includes(seat);
   const others = toAct.filter((s) => s !== seat).map((s) => nameOf(s));
   const parts = [el("h2", { class: "reveal-title", "data-testid": "reveal-title", tabindex: "-1" }, title), body];
   if (mine) {
@@ -19,11 +21,11 @@ export function revealScreen({ title, body, toAct, seat, deadline = null, onRead
     parts.push(el("div", { class: "reveal-actions action-bar" }, el("button", { type: "button", class: "primary",
       "data-testid": "reveal-continue", disabled: sending, onclick: () => onReady() },
     sending ? t("reveal.sending") : t("reveal.continue"))));
-  } else {
+  } else if (!last) {
     const text = others.length ? t("reveal.waiting_for", { names: others.join(", ") }) : t("reveal.next_starting");
     parts.push(el("p", { class: "reveal-waiting", "data-testid": "reveal-waiting" }, text));
   }
-  if (deadline) parts.push(countdown(deadline));
+  if (deadline && !last) parts.push(countdown(deadline));
   return el("section", { class: "reveal", "data-testid": "reveal", "aria-label": title }, ...parts);
 }
 

@@ -1,10 +1,11 @@
 """Whole games watched on the shared screen in real Chromium (docs/product.md, "Party night"):
 the host on a laptop opens the shared screen on a 1920x1080 page, a friend joins on a phone,
 a bot takes the third seat, and the people play Genius Idea, then Brainiac, to the end through
-their pages. The screen shows every round's reveal and the final result, and never anything
-private: every frame its socket gets is exactly a spectator's view of the game's log at that
-seq with nothing secret in it (tests/hidden_info.py), and no private value the phone showed
-its player ever appears in the screen's text."""
+their pages. The screen shows every round's reveal (the last one's, which the game's end skips
+on the players' pages, with the final result), and never anything private: every frame its
+socket gets is exactly a spectator's view of the game's log at that seq with nothing secret in
+it (tests/hidden_info.py), and no private value the phone showed its player ever appears in
+the screen's text."""
 
 from __future__ import annotations
 
@@ -38,6 +39,7 @@ document.addEventListener("DOMContentLoaded", () => {
 """
 
 Step = Callable[[Page, int], Awaitable[bool]]
+LAST_GI_ANSWER = '[data-testid="gi-history"] li:last-child strong'  # the last round's answer, once over
 
 
 class SharedScreen:
@@ -102,16 +104,20 @@ async def play_watched(
     step: Step,
     result_testid: str,
     same_on_screen: str,
+    last_on_page: str,
     look: Callable[[int], Awaitable[None]] | None = None,
     limit: int = 1500,
 ) -> list[int]:
     """The people play until their result shows. Each round's reveal is seen on the screen
     before anyone presses Continue: its round and ``same_on_screen`` (a selector in the reveal)
-    as the player's page shows them. Returns the rounds whose reveal the screen showed."""
+    as the player's page shows them. The last round's, which the game's end skips on the
+    players' pages, is seen on the screen with the result: its round, and ``same_on_screen`` as
+    ``last_on_page`` (a selector in the player's page, once over) shows it. Returns the rounds
+    whose reveal the screen showed, the last included."""
     rounds: list[int] = []
     for n in range(limit):
         if await pages[0].get_by_test_id(result_testid).is_visible():
-            return rounds
+            return [*rounds, await last_reveal_on_screen(pages[0], screen, result_testid, same_on_screen, last_on_page)]
         if look is not None:
             await look(n)
         acted = False
@@ -133,6 +139,27 @@ async def play_watched(
         if not acted:
             await pages[0].wait_for_timeout(50)
     raise AssertionError("the game did not end")
+
+
+async def last_reveal_on_screen(
+    page: Page, screen: SharedScreen, result_testid: str, same_on_screen: str, last_on_page: str
+) -> int:
+    """The game is over: the screen shows the result and, with it, the last round's reveal
+    (nobody to wait for, no Continue, no clock), as ``page`` tells of that round. Returns its
+    round."""
+    await expect(screen.page.get_by_test_id(result_testid)).to_be_visible()
+    await expect(screen.page.get_by_test_id("screen-winner")).to_be_visible()
+    title = screen.page.get_by_test_id("reveal-title")
+    await expect(title).to_have_text(re.compile(r"^Round \d+\b"))
+    match = re.match(r"Round (\d+)", await title.text_content() or "")
+    assert match
+    await expect(screen.page.locator(same_on_screen)).to_have_text(
+        await page.locator(last_on_page).text_content() or ""
+    )
+    for testid in ("reveal-continue", "reveal-waiting", "reveal-count"):
+        assert await screen.page.get_by_test_id(testid).count() == 0, testid
+    await nothing_focused(screen.page)
+    return int(match[1])
 
 
 async def nothing_focused(page: Page) -> None:
@@ -236,9 +263,10 @@ async def test_a_genius_idea_game_on_the_shared_screen(server: ServerProcess, br
     phone_words = {await card.get_attribute("data-word") or "" for card in await hand.all()}
     await expect(screen.page.get_by_test_id("gi-round")).to_have_text("Round 1 of 3")
 
-    rounds = await play_watched(pages, screen, genius_step, "gi-result", '[data-testid="gi-reveal-answer"]')
-    # the last round goes straight to the result: rounds 1 and 2 had their reveal on screen
-    assert rounds == [1, 2]
+    rounds = await play_watched(
+        pages, screen, genius_step, "gi-result", '[data-testid="gi-reveal-answer"]', LAST_GI_ANSWER
+    )
+    assert rounds == [1, 2, 3]  # every round's reveal, the last one's with the result
     await expect(screen.page.get_by_test_id("gi-result")).to_be_visible()
     history = screen.page.get_by_test_id("gi-history").locator("[data-round]")
     await expect(history).to_have_count(3)
@@ -256,6 +284,7 @@ async def test_a_genius_idea_game_on_the_shared_screen(server: ServerProcess, br
 HURRICANE = "What is the calm centre of a hurricane called?"
 CARDS = [[{"q": f"{HURRICANE} (card {c}, question {j})", "a": ["Eye", "The eye"]} for j in range(4)] for c in range(6)]
 QUESTION_SHOWN = '[data-testid="bq-reveal-screen"] .bq-qtext'  # the question a reveal is about
+LAST_BQ_QUESTION = '[data-testid="bq-reveal"] .bq-qtext'  # the last round's, on a player's page once over
 
 
 async def upload_cards(host: Page) -> None:
@@ -308,15 +337,15 @@ async def test_a_brainiac_game_on_the_shared_screen(server: ServerProcess, brows
         except PlaywrightError:
             pass  # the card went away under our eyes; it is read again
 
-    rounds = await play_watched(pages, screen, brainiac_move, "bq-result", QUESTION_SHOWN, look=read_phone_card)
-    assert rounds == list(range(1, len(rounds) + 1)) and len(rounds) >= 5, rounds
-    # the last round's reveal stays on the screen with the result, and the log has them all
-    await expect(screen.page.get_by_test_id("bq-result")).to_be_visible()
-    await expect(screen.page.get_by_test_id("bq-reveal")).to_contain_text(f"Round {len(rounds) + 1}")
-    await expect(screen.page.locator('[data-testid^="bq-log-"]')).to_have_count(len(rounds) + 1)
+    rounds = await play_watched(
+        pages, screen, brainiac_move, "bq-result", QUESTION_SHOWN, LAST_BQ_QUESTION, look=read_phone_card
+    )
+    # every round's reveal, the last one's with the result; the log has them all
+    assert rounds == list(range(1, len(rounds) + 1)) and len(rounds) >= 6, rounds
+    await expect(screen.page.locator('[data-testid^="bq-log-"]')).to_have_count(len(rounds))
 
     last = await screen_saw_nothing_private(server.base, "brainiac", screen, phone_questions, word=False)
-    assert len(last["history"]) == len(rounds) + 1
+    assert len(last["history"]) == len(rounds)
     await expect_winner_on_screen(screen, last["result"], ["Ada", "Grace", bot])
     await screen.page.context.close()
     await close_all(pages)
