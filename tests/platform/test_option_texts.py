@@ -27,6 +27,8 @@ def shown(lang: str) -> dict[tuple[str, str], dict[str, Any]]:
     words = catalog(lang)
     out: dict[tuple[str, str], dict[str, Any]] = {}
     for game, engine in ENGINES.items():
+        if not type(engine).__module__.startswith("geniusnight.engines."):
+            continue  # a test's fixture game (count21), never offered to players
         for opt in engine.info.options:
             key = f"option.{game}.{opt.name}"
             label = words.get(key, words.get(f"option.{opt.name}", opt.label or opt.name))
