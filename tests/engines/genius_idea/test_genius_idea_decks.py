@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from importlib import resources
+from typing import Any
 
 import pytest
 
@@ -28,9 +29,9 @@ PACKAGE = "geniusnight.engines.genius_idea"
 ARTICLES = ("der ", "die ", "das ", "ein ", "eine ")
 
 
-def raw_table(language: str) -> dict[str, object]:
+def raw_table(language: str) -> dict[str, Any]:
     folder = resources.files(PACKAGE).joinpath("content").joinpath(language)
-    return json.loads(folder.joinpath("similarity.json").read_text(encoding="utf-8"))  # type: ignore[no-any-return]
+    return json.loads(folder.joinpath("similarity.json").read_text(encoding="utf-8"))
 
 
 def play_to_the_end(state: dict[str, object], bot: str, seed: int) -> dict[str, object]:
@@ -77,12 +78,25 @@ def test_every_card_has_themes_shared_with_several_other_cards(language: str) ->
         assert len(related) >= 4, word
 
 
+# Each deck's own scenes: the German ones are German cards (Ostern and Weihnachten have no
+# English card), not glosses of the English ones.
 SCENES = {
-    "zoo": ("lion", "elephant", "giraffe", "penguin", "crocodile"),
-    "night": ("moon", "owl", "bat", "pillow"),
-    "birthday": ("cake", "balloon", "gift", "clown"),
-    "fruit": ("apple", "banana", "cherry"),
-    "sailor": ("ship", "anchor", "lighthouse"),
+    "en": {
+        "zoo": ("lion", "elephant", "giraffe", "penguin", "crocodile"),
+        "night": ("moon", "owl", "bat", "pillow"),
+        "birthday": ("cake", "balloon", "gift", "clown"),
+        "fruit": ("apple", "banana", "cherry"),
+        "sailor": ("ship", "anchor", "lighthouse"),
+    },
+    "de": {
+        "Zoo": ("Löwe", "Elefant", "Giraffe", "Pinguin", "Krokodil"),
+        "Nacht": ("Mond", "Eule", "Fledermaus", "Kissen"),
+        "Geburtstag": ("Kuchen", "Luftballon", "Geschenk", "Clown", "Kerze"),
+        "Obst": ("Apfel", "Banane", "Kirsche"),
+        "Matrose": ("Schiff", "Anker", "Leuchtturm"),
+        "Weihnachten": ("Kerze", "Stern", "Geschenk", "Keks"),
+        "Ostern": ("Hase", "Ei", "Nest", "Korb", "Schokolade"),
+    },
 }
 
 
@@ -90,11 +104,10 @@ SCENES = {
 def test_scene_cards_link_to_the_cards_of_their_scene(language: str) -> None:
     """The deck holds scene cards so a random hand more often has several cards a person links
     to one answer (docs/rules/genius-idea.md, "Built-in decks"); in German too."""
-    card = {english: word for word, english in glosses(language).items()}
-    for scene, members in SCENES.items():
+    for scene, members in SCENES[language].items():
         for member in members:
-            assert association(card[scene], card[member], language) >= 0.15, (scene, member)
-        assert len([w for w in builtin_words(language) if association(card[scene], w, language) >= 0.2]) >= 8
+            assert association(scene, member, language) >= 0.15, (scene, member)
+        assert len([w for w in builtin_words(language) if association(scene, w, language) >= 0.2]) >= 8
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -125,10 +138,27 @@ def test_every_german_card_has_an_english_gloss_and_the_table_was_made_from_them
     assert "glosses" in str(raw_table("de")["model"])
     # a gloss that is an English card reads as that card: the model embeds the same text
     en, de = raw_table("en"), raw_table("de")
-    row = {w: i for i, w in enumerate(en["words"])}  # type: ignore[arg-type]
-    for a, b in (("Hund", "Katze"), ("Ozean", "Strand"), ("Lehrer", "Schule")):
-        i, j = de["words"].index(a), de["words"].index(b)  # type: ignore[attr-defined]
-        assert abs(de["matrix"][i][j] - en["matrix"][row[gloss[a]]][row[gloss[b]]]) <= 1  # type: ignore[index]
+    row = {w: i for i, w in enumerate(en["words"])}
+    for a, b in (("Hund", "Katze"), ("Sand", "Strand"), ("Lehrer", "Schule")):
+        i, j = de["words"].index(a), de["words"].index(b)
+        assert abs(de["matrix"][i][j] - en["matrix"][row[gloss[a]]][row[gloss[b]]]) <= 1
+
+
+def test_the_german_deck_carries_the_senses_and_links_german_people_make() -> None:
+    """Not the English deck translated: a gloss names the German sense (Eis is ice cream
+    first), the themes are German links, and links only English makes are gone."""
+    gloss, linked = glosses("de"), themes("de")
+    assert gloss["Eis"].startswith("ice cream") and gloss["Drache"] == "dragon, kite"
+    assert {"Sommer", "Eisdiele", "Waffel"} <= linked["Eis"]
+    assert "Kuchen" in linked["Kaffee"] and "Ostern" in linked["Hase"]  # Kaffee und Kuchen, Osterhase
+    # the English deck's apple for the teacher, bell pepper and clock on the wall (Mauer)
+    assert association("Apfel", "Lehrer", "de") == 0
+    assert "Gemüse" not in linked["Pfeffer"] and "Mauer" not in linked["Uhr"]
+    # the glosses made a table of its own: ice cream is nearer chocolate than the English ice is
+    en, de = raw_table("en"), raw_table("de")
+    row = {w: i for i, w in enumerate(en["words"])}
+    i, j = de["words"].index("Eis"), de["words"].index("Schokolade")
+    assert de["matrix"][i][j] > en["matrix"][row["ice"]][row["chocolate"]] + 50
 
 
 def test_german_words_relate_as_people_link_them() -> None:
@@ -169,8 +199,8 @@ def test_the_german_riddler_builds_its_riddle_from_german_links() -> None:
 
 
 def test_a_german_solver_reads_german_hints() -> None:
-    cur = {"public": ["Ozean", "König", "Kaffee"], "wrong": [], "revealed": ["Strand", "Königin"]}
-    assert bots.card_scores(cur, 1, bots.STRENGTHS["sharp"], "de")[0][1] == "Ozean"
+    cur = {"public": ["Meer", "König", "Kaffee"], "wrong": [], "revealed": ["Strand", "Königin"]}
+    assert bots.card_scores(cur, 1, bots.STRENGTHS["sharp"], "de")[0][1] == "Meer"
     cur["revealed"] = ["Königin", "Strand"]
     assert bots.card_scores(cur, 1, bots.STRENGTHS["sharp"], "de")[0][1] == "König"
 
