@@ -6,6 +6,12 @@ weigh more): the synset's lemmas, its gloss, its hypernyms two levels up, its hy
 part/member/substance meronyms and holonyms, and their glosses. Two words are as related as the
 IDF-weighted cosine of their bags, plus a bonus when one word is named in the other's bag
 ("honey: a sweet yellow liquid produced by bees" names "bee"). Only this benchmark reads it.
+
+A German card is read through its English gloss (``content/de/glosses.txt``), which may give
+several senses ("ice cream, ice"): each comma-separated sense is read as the longest WordNet
+noun its first words make ("black pepper"; "letter" for "letter in the mail"; a bracketed
+remark is ignored), the first sense weighing most, as a word's first WordNet sense does. A
+one-word text, every English card, reads as before.
 """
 
 from __future__ import annotations
@@ -111,16 +117,46 @@ def bag(word: str) -> dict[str, float]:
     return dict(out)
 
 
+def senses(text: str) -> list[str]:
+    """The WordNet nouns a text names, one per comma-separated sense: for "ice cream, ice",
+    ``["ice_cream", "ice"]``; the longest run of a sense's first words that is a noun, its last
+    word as written or in the singular ("boots": ``boot``)."""
+    out = []
+    for phrase in re.sub(r"\([^)]*\)", " ", text.lower()).split(","):
+        words = re.findall(r"[a-z]+", phrase)
+        for end in range(len(words), 0, -1):
+            singular = "_".join([*words[: end - 1], stem(words[end - 1])])
+            found = [m for m in ("_".join(words[:end]), singular) if m in _index()]
+            if found:
+                out.append(found[0])
+                break
+    return out
+
+
+@cache
+def text_bag(text: str) -> dict[str, float]:
+    """:func:`bag` of every sense of ``text``, the i-th sense weighing 1 / i: for a one-word
+    text, its :func:`bag`."""
+    out: Counter[str] = Counter()
+    for rank, lemma in enumerate(senses(text)):
+        for t, v in bag(lemma).items():
+            out[t] += v / (1 + rank)  # type: ignore[assignment]
+    return dict(out)
+
+
 class WordNetModel:
-    """Relatedness of words of one vocabulary (the deck), by WordNet alone."""
+    """Relatedness of words of one vocabulary (the deck, or its English glosses), by WordNet
+    alone."""
 
     def __init__(self, vocabulary: list[str]) -> None:
         df: Counter[str] = Counter()
         for w in vocabulary:
-            df.update(set(bag(w)))
+            df.update(set(text_bag(w)))
         n = len(vocabulary)
         self.idf = {t: math.log((n + 1) / (c + 0.5)) for t, c in df.items()}
-        self.vectors = {w: {t: v * self.idf[t] for t, v in bag(w).items()} for w in vocabulary}
+        self.vectors = {w: {t: v * self.idf[t] for t, v in text_bag(w).items()} for w in vocabulary}
+        # the nouns a text names, each as its stemmed words: the text itself for an English card
+        self.names = {w: [[stem(t) for t in s.split("_")] for s in senses(w)] or [[stem(w)]] for w in vocabulary}
         self.norms = {w: math.sqrt(sum(x * x for x in v.values())) or 1.0 for w, v in self.vectors.items()}
         self._cache: dict[tuple[str, str], float] = {}
 
@@ -132,7 +168,11 @@ class WordNetModel:
         va, vb = self.vectors.get(a, {}), self.vectors.get(b, {})
         dot = sum(x * vb.get(t, 0.0) for t, x in va.items())
         value = dot / (self.norms.get(a, 1.0) * self.norms.get(b, 1.0))
-        if stem(a) in va or stem(b) in vb:
+        if self._named(a, va) or self._named(b, vb):
             value += NAMED_BONUS
         self._cache[key] = value
         return value
+
+    def _named(self, word: str, vector: dict[str, float]) -> bool:
+        """Is one of the nouns ``word`` names in ``vector`` (every word of it)?"""
+        return any(name and all(t in vector for t in name) for name in self.names.get(word, [[stem(word)]]))
