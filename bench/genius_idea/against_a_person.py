@@ -8,7 +8,8 @@ solve one riddle of every hand (reader A the bot's riddles of the first half of 
 and the person's of the second half, reader B the rest, each set shuffled): the 16 public
 cards and all 5 hints, most telling first, and name their first, second and third choice.
 
-    # 1. the hands, for the person (one line each: ``Hand 01: card, ...``)
+    # 1. the hands, for the person (one line each: ``Hand 01: card, ...``); ``--language de``
+    #    deals them from the German deck (the default, ``en``, the English one)
     .venv/bin/python bench/genius_idea/against_a_person.py hands --first-seed 900 --hands 20 --dir D
     # 2. the person writes D/person.txt: ``Hand 01: answer=<card> hints=<h1>, ..., <h5>``
     # 3. the readers' sets: D/blind-A.txt and D/blind-B.txt (the keys stay in D/key-*.json)
@@ -38,30 +39,31 @@ from geniusnight.engines.genius_idea import ENGINE as E
 READERS = ("A", "B")
 
 
-def hands(first_seed: int, count: int, folder: Path) -> None:
-    """Each game's first riddle: the Riddler's hand, the bot's riddle, the 15 other public cards."""
+def hands(first_seed: int, count: int, folder: Path, language: str = "en") -> None:
+    """Each game's first riddle: the Riddler's hand, the bot's riddle, the 15 other public cards,
+    dealt from the built-in deck of ``language``."""
     out = []
     for seed in range(first_seed, first_seed + count):
-        state = E.setup(3, {"language": "en"}, seed)
-        riddle = riddles(seed, "normal")[0]
+        state = E.setup(3, {"language": language}, seed)
+        riddle = riddles(seed, "normal", language)[0]
         hand = next(list(h) for h in state["hands"] if riddle["answer"] in h)
         supply = [c for c in riddle["public"] if c != riddle["answer"]]
         answer, hints = riddle["answer"], riddle["steps"][-1]
         out.append({"seed": seed, "hand": hand, "supply": supply, "answer": answer, "hints": hints})
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / "hands.json").write_text(json.dumps(out, indent=1) + "\n")
+    (folder / "hands.json").write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
     rng = random.Random(7)
     lines = []
     for i, h in enumerate(out, 1):
         cards = list(h["hand"])
         rng.shuffle(cards)  # not in the deal's order
         lines.append(f"Hand {i:02d}: {', '.join(cards)}")
-    (folder / "hands.txt").write_text("\n".join(lines) + "\n")
+    (folder / "hands.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
 def read_person(folder: Path, dealt: list[dict[str, Any]]) -> dict[int, tuple[str, list[str]]]:
     person = {}
-    for line in (folder / "person.txt").read_text().splitlines():
+    for line in (folder / "person.txt").read_text(encoding="utf-8").splitlines():
         m = re.match(r"Hand (\d+): answer=(.+?) hints=(.+)$", line.strip())
         if m:
             i, answer, hints = int(m.group(1)), m.group(2).strip(), [h.strip() for h in m.group(3).split(",")]
@@ -76,9 +78,9 @@ def read_person(folder: Path, dealt: list[dict[str, Any]]) -> dict[int, tuple[st
 def blind(folder: Path) -> None:
     """Reader A gets the bot's riddles of the first half of the hands and the person's of the
     second, reader B the others: no reader sees one hand twice."""
-    dealt = json.loads((folder / "hands.json").read_text())
+    dealt = json.loads((folder / "hands.json").read_text(encoding="utf-8"))
     person = read_person(folder, dealt)
-    made = []
+    made: list[dict[str, Any]] = []
     for i, h in enumerate(dealt, 1):
         for src, (answer, hints) in (("bot", (h["answer"], h["hints"])), ("person", person[i])):
             public = sorted([*h["supply"], answer])
@@ -90,22 +92,22 @@ def blind(folder: Path) -> None:
         sets["A" if (riddle["src"] == "bot") == first_half else "B"].append(riddle)
     for reader, items in sets.items():
         random.Random(reader).shuffle(items)
-        (folder / f"key-{reader}.json").write_text(json.dumps(items, indent=1) + "\n")
+        (folder / f"key-{reader}.json").write_text(json.dumps(items, indent=1) + "\n", encoding="utf-8")
         text = "".join(
             f"Riddle {n:02d}\n  Public cards: {', '.join(r['public'])}\n"
             f"  Hints, in the order revealed (most telling first): {', '.join(r['hints'])}\n\n"
             for n, r in enumerate(items, 1)
         )
-        (folder / f"blind-{reader}.txt").write_text(text)
+        (folder / f"blind-{reader}.txt").write_text(text, encoding="utf-8")
 
 
 def score(folders: list[Path]) -> None:
     tally: dict[str, list[int]] = {}
     for folder in folders:
         for reader in READERS:
-            key = json.loads((folder / f"key-{reader}.json").read_text())
+            key = json.loads((folder / f"key-{reader}.json").read_text(encoding="utf-8"))
             answers = {}
-            for line in (folder / f"answers-{reader}.txt").read_text().splitlines():
+            for line in (folder / f"answers-{reader}.txt").read_text(encoding="utf-8").splitlines():
                 m = re.match(r"Riddle (\d+): (.+)$", line.strip())
                 if m:
                     answers[int(m.group(1))] = [x.strip() for x in m.group(2).split(",")]
@@ -129,13 +131,14 @@ def main() -> None:
     h.add_argument("--first-seed", type=int, default=900)
     h.add_argument("--hands", type=int, default=20)
     h.add_argument("--dir", type=Path, required=True)
+    h.add_argument("--language", default="en", help="the built-in deck to deal from (en, de)")
     b = sub.add_parser("blind")
     b.add_argument("--dir", type=Path, required=True)
     s = sub.add_parser("score")
     s.add_argument("dirs", type=Path, nargs="+")
     args = parser.parse_args()
     if args.step == "hands":
-        hands(args.first_seed, args.hands, args.dir)
+        hands(args.first_seed, args.hands, args.dir, args.language)
     elif args.step == "blind":
         blind(args.dir)
     else:
