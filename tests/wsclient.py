@@ -19,7 +19,9 @@ _refs = itertools.count(1)
 class Player:
     """One connection. With ``patches`` it says so in ``hello`` and applies each ``patch``
     frame to the view it holds, as the browser does; ``state`` is then always the whole frame
-    as the server would send it in full, and ``stale`` counts patches that did not fit.
+    as the server would send it in full, and ``stale`` counts patches that did not fit. It
+    applies each ``room_patch`` to the room it holds too (``room``), and :meth:`recv` gives it
+    as the whole ``room`` frame it makes (``frames`` keeps what came).
     ``headers`` go with the websocket handshake (a ``lang`` cookie, as a browser sends it)."""
 
     def __init__(
@@ -39,6 +41,7 @@ class Player:
         self.state: dict[str, Any] = {}
         self.frames: list[dict[str, Any]] = []
         self.stale = 0
+        self.room: dict[str, Any] | None = None  # the room of the last welcome, room or room_patch
 
     async def connect(self, seq: int | None = None, resume: bool = False) -> Player:
         """Open and say hello. With ``resume``, the hello names the view held (a reconnect):
@@ -51,6 +54,7 @@ class Player:
             hello.update(game_id=self.state["game_id"], seq=self.state["seq"], seat=self.state["seat"])
         await self.ws.send(json.dumps(hello))
         self.welcome = await self.expect("welcome")
+        self.room = self.welcome["room"]
         if self.welcome["room"]["game_id"] is not None and not resume:
             self.state = await self.expect("state")
         return self
@@ -75,6 +79,12 @@ class Player:
                 }
             else:
                 self.stale += 1
+        elif frame["type"] == "room":
+            self.room = frame["room"]
+        elif frame["type"] == "room_patch":
+            assert self.room is not None, "a room_patch before any whole room"
+            self.room = apply_patch(self.room, frame["ops"])
+            return {"type": "room", "room": self.room}
         return frame
 
     async def expect(self, kind: str, timeout: float = 5, **match: Any) -> dict[str, Any]:

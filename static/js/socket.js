@@ -1,11 +1,12 @@
 // The room's websocket: hello/welcome, acks by ref, reconnection with backoff. After the
 // first full state, each move comes as a patch frame applied to the view held here
 // (docs/protocol.md, "Patch frames"), and the game modules always get whole views; a patch
-// that does not start from the view held here asks for a full one (a fresh hello). A
-// "reconnect" frame (the server is restarting) closes the socket and connects again soon;
-// moves still waiting for their answer are then sent again with the same ref (the server
-// answers a committed one with its ack), and the hello names the view held so that only the
-// missed moves come back.
+// that does not start from the view held here asks for a full one (a fresh hello). Room
+// changes after the first whole room come as room_patch frames, applied to the room held
+// here, so the page gets whole rooms too. A "reconnect" frame (the server is restarting)
+// closes the socket and connects again soon; moves still waiting for their answer are then
+// sent again with the same ref (the server answers a committed one with its ack), and the
+// hello names the view held so that only the missed moves come back.
 
 import { t } from "./i18n.js";
 import { applyPatch } from "./patch.js";
@@ -20,6 +21,7 @@ export class RoomSocket {
     this.lastSeq = {}; // game id -> seq
     this.held = {}; // game id -> {view, seat}: what patches apply to
     this.gameId = null; // the newest game a view came for
+    this.room = null; // the room of the last welcome or room frame: what room patches apply to
     this.resyncing = false; // a hello asking for a full state is on its way
     this.attempt = 0;
     this.stopped = false;
@@ -62,6 +64,7 @@ export class RoomSocket {
   onFrame(frame) {
     switch (frame.type) {
       case "welcome":
+        this.room = frame.room ?? null;
         this.attempt = 0;
         this.handlers.status?.("open");
         this.handlers.welcome?.(frame);
@@ -101,6 +104,26 @@ export class RoomSocket {
         }
         // a patch names a deadline only when there is one, and applies to the seat held
         this.show({ type: "state", game_id: frame.game_id, seq: frame.seq, deadline: frame.deadline ?? null, seat: held.seat, view });
+        break;
+      }
+      case "room":
+        this.room = frame.room;
+        this.handlers.room?.(frame);
+        break;
+      case "room_patch": {
+        // what changed in the room since the last room frame
+        let room;
+        try {
+          room = this.room ? applyPatch(this.room, frame.ops) : null;
+        } catch {
+          room = null;
+        }
+        if (room === null) {
+          this.resync(); // answered by a whole room frame and the state
+          return;
+        }
+        this.room = room;
+        this.handlers.room?.({ type: "room", room });
         break;
       }
       case "ack": {

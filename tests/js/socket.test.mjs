@@ -120,3 +120,28 @@ test("a closed socket answers the moves waiting on it as disconnected", async ()
   assert.equal(answer.ok, false);
   assert.equal(answer.code, "disconnected");
 });
+
+test("a room patch is applied to the room held and handed on as a whole room", () => {
+  const rooms = [];
+  const { socket, ws } = open({ room: (frame) => rooms.push(frame.room) });
+  ws.receive({ type: "room", room: { status: "lobby", seats: [{ name: "Ada" }], game_id: null } });
+  ws.receive({
+    type: "room_patch",
+    ops: [{ op: "replace", path: "/status", value: "playing" }, { op: "replace", path: "/game_id", value: 4 }],
+  });
+  ws.receive({ type: "room_patch", ops: [{ op: "add", path: "/seats/-", value: { name: "Bo" } }] });
+  assert.deepEqual(rooms[2], { status: "playing", seats: [{ name: "Ada" }, { name: "Bo" }], game_id: 4 });
+  assert.deepEqual(rooms[0], { status: "lobby", seats: [{ name: "Ada" }], game_id: null }); // not changed in place
+  assert.equal(ws.sent.length, 1); // no resync
+  socket.stop();
+});
+
+test("a room patch that does not apply asks for the whole room again", () => {
+  const rooms = [];
+  const { socket, ws } = open({ room: (frame) => rooms.push(frame.room) });
+  ws.receive({ type: "room", room: { seats: [] } });
+  ws.receive({ type: "room_patch", ops: [{ op: "replace", path: "/seats/3/name", value: "Cy" }] });
+  assert.deepEqual(ws.sent.slice(1), [{ type: "hello" }]);
+  assert.equal(rooms.length, 1);
+  socket.stop();
+});

@@ -52,6 +52,10 @@ FRAMES: list[tuple[Any, str]] = [
     (outbound.Pong("p"), '{"type": "pong", "ref"}'),
     (outbound.Room({"code": "AB12"}), '{"type": "room", "room": {...}}'),
     (
+        outbound.RoomPatch([{"op": "replace", "path": "/status", "value": "playing"}]),
+        '{"type": "room_patch", "ops": [{"op": "replace", "path": "/status", "value": "playing"}, ...]}',
+    ),
+    (
         outbound.Chat({"id": 1, "name": "Ada", "seat": 0, "text": "hi", "at": "2026-12-07T12:00:00"}),
         '{"type": "chat", "id", "name", "seat", "text", "at"}',
     ),

@@ -96,7 +96,8 @@ class Connection:
     muted: bool = False  # the host muted the member's chat, as last told to the client
     last_seq: dict[int, int] = field(default_factory=dict)  # game id -> last seq sent
     view_seat: dict[int, int | None] = field(default_factory=dict)  # game id -> seat of that view
-    patches: bool = False  # the client takes ``patch`` frames (it said so in hello)
+    patches: bool = False  # the client takes ``patch`` and ``room_patch`` frames (it said so in hello)
+    room_held: int | None = None  # the hub's room frame (Hub.room_last) this client holds; None: another
     screen_invite: str | None = None  # a shared screen: the invite path its key holds for (a new one retires it)
     closed: bool = False  # no more frames are taken; the socket closes once the backlog is out
     backlog: deque[str] = field(default_factory=deque)

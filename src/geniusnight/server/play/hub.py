@@ -25,8 +25,8 @@ from .events import (
     StateEvent,
 )
 from .games import GameService, LiveGame
-from .outbound import Chat, Closed, Error, Host, Identity, Kicked, Outbound, Room, You
-from .patches import Step
+from .outbound import Chat, Closed, Error, Host, Identity, Kicked, Outbound, Room, RoomPatch, You
+from .patches import Step, diff
 
 _NO_VIEW = -1  # no seat's view (seats are None or from 0)
 PATCH_ALWAYS = 256  # bytes: patches this small go out without a look at the full frame's size
@@ -67,6 +67,8 @@ class Hub:
         # pass with the timer that sends it, by room (see _send_room)
         self.room_sent_at: dict[str, float] = {}
         self.room_waiting: dict[str, tuple[RoomSnapshot, asyncio.TimerHandle]] = {}
+        # the last room frame sent here, numbered, by room: what room_patch frames apply to
+        self.room_last: dict[str, tuple[int, dict[str, Any]]] = {}
 
     def add(self, conn: Connection) -> None:
         self.rooms.setdefault(conn.room_id, set()).add(conn)
@@ -79,6 +81,7 @@ class Hub:
                 del self.rooms[conn.room_id]
                 self.room_versions.pop(conn.room_id, None)
                 self.room_sent_at.pop(conn.room_id, None)
+                self.room_last.pop(conn.room_id, None)
                 waiting = self.room_waiting.pop(conn.room_id, None)
                 if waiting is not None:
                     waiting[1].cancel()
@@ -280,7 +283,24 @@ class Hub:
         self.room_sent_at[room_id] = asyncio.get_running_loop().time()
         room = snap.for_online(self.online_members(room_id))
         self.retire_screens(room_id, room.get("invite_path"))
-        self.fan_out(room_id, Room(room))
+        held, before = self.room_last.get(room_id, (0, None))
+        number = held + 1
+        self.room_last[room_id] = (number, room)
+        full: str | None = None
+        patch: str | None = None
+        for conn in list(self.rooms.get(room_id, ())):
+            if conn.patches and before is not None and conn.room_held == held:
+                # the client holds the room of the last frame: it gets only what changed
+                if patch is None:
+                    ops = diff(before, room)
+                    patch = RoomPatch(ops).encode() if ops else ""
+                if patch:
+                    conn.send_text(patch)
+            else:
+                if full is None:
+                    full = Room(room).encode()
+                conn.send_text(full)
+            conn.room_held = number
 
     def retire_screens(self, room_id: str, invite_path: object) -> None:
         """The room's invite is ``invite_path`` now: a shared screen whose key held for an

@@ -110,6 +110,17 @@ class Room:
 
 
 @dataclass(frozen=True, slots=True)
+class RoomPatch:
+    """What changed in the room since the ``room`` (or ``room_patch``) frame this connection
+    got last: an RFC 6902 JSON Patch of the room object, for clients that take patches."""
+
+    ops: list[dict[str, Any]]
+
+    def encode(self) -> str:
+        return encode_json({"type": "room_patch", "ops": self.ops})
+
+
+@dataclass(frozen=True, slots=True)
 class Chat:
     """A chat line, its fields (``id``, ``name``, ``seat``, ``text``, ``at``) as the room
     stored them."""

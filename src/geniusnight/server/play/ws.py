@@ -229,6 +229,7 @@ async def _welcome(ports: SocketPorts, conn: Connection, hello: Hello) -> None:
     chat = await ports.rooms.recent_chat(conn.room_id)
     snap = await ports.rooms.snapshot(conn.room_id)
     conn.send_frame(outbound.Welcome(conn.seat, snap, conn.identity(), chat))
+    conn.room_held = None  # the welcome's room is read here, not the hub's last frame: the next is whole
     await _send_current_state(ports, conn, snap.get("game_id") if snap else None, hello)
 
 
@@ -294,6 +295,7 @@ async def _serve(receive: Receive, ports: SocketPorts, conn: Connection) -> None
                 snap = await ports.rooms.snapshot(conn.room_id)
                 if snap is not None:
                     conn.send_frame(outbound.Room(snap))
+                    conn.room_held = None  # not the hub's last room frame: the next one is whole
                     await _send_fresh_state(ports, conn, snap.get("game_id"))
             case Chat(ref=ref, text=said):
                 try:
