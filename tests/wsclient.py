@@ -121,6 +121,21 @@ class Player:
             await self.ws.close()
 
 
+async def room_frames(player: Player, seconds: float) -> list[dict[str, Any]]:
+    """The ``room`` frames ``player`` gets within ``seconds`` (a room_patch as the whole room
+    frame it makes)."""
+    loop = asyncio.get_running_loop()
+    end, frames = loop.time() + seconds, []
+    while (left := end - loop.time()) > 0:
+        try:
+            frame = await player.recv(timeout=left)
+        except TimeoutError:
+            break
+        if frame["type"] == "room":
+            frames.append(frame)
+    return frames
+
+
 async def make_room(
     base: str, game: str = "count21", options: dict[str, Any] | None = None, **extra: Any
 ) -> tuple[str, str, str]:

@@ -22,7 +22,7 @@ from geniusnight.server.admin.service import purge_old_rooms
 from geniusnight.server.limits import RedisWindowLimit, SocketCount, WindowLimit
 from inprocess import serve
 from support import ServerProcess
-from wsclient import Player
+from wsclient import Player, room_frames
 
 
 def bearer(token: str) -> dict[str, str]:
@@ -256,20 +256,6 @@ async def test_one_member_holds_at_most_ws_per_member_sockets_in_a_room(db_url: 
         again = await Player(srv.ws_base, room_id, grace).connect()
         for p in (tabs[1], ada, again):
             await p.close()
-
-
-async def room_frames(player: Player, seconds: float) -> list[dict[str, Any]]:
-    """The room frames ``player`` gets within ``seconds``."""
-    loop = asyncio.get_running_loop()
-    end, frames = loop.time() + seconds, []
-    while (left := end - loop.time()) > 0:
-        try:
-            frame = await player.recv(timeout=left)
-        except TimeoutError:
-            break
-        if frame["type"] == "room":
-            frames.append(frame)
-    return frames
 
 
 async def test_a_members_second_socket_opening_and_closing_sends_nobody_a_room_frame(db_url: str) -> None:

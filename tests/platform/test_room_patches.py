@@ -6,25 +6,15 @@ room whole."""
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 from support import ServerProcess
-from wsclient import Player, host_post, join, make_room
+from wsclient import Player, host_post, join, make_room, room_frames
 
 
-async def room_frames(player: Player, seconds: float) -> list[dict[str, Any]]:
-    """The rooms ``player`` is sent within ``seconds`` (a room_patch as the room it makes)."""
-    loop = asyncio.get_running_loop()
-    end, rooms = loop.time() + seconds, []
-    while (left := end - loop.time()) > 0:
-        try:
-            frame = await player.recv(timeout=left)
-        except TimeoutError:
-            break
-        if frame["type"] == "room":
-            rooms.append(frame["room"])
-    return rooms
+async def rooms_within(player: Player, seconds: float) -> list[dict[str, Any]]:
+    """The rooms ``player`` is sent within ``seconds``."""
+    return [frame["room"] for frame in await room_frames(player, seconds)]
 
 
 def kinds(player: Player) -> list[str]:
@@ -39,8 +29,8 @@ async def test_applied_room_patches_give_the_room_a_plain_client_is_sent(server:
 
     async def settle() -> None:
         # both clients hear every change; compare the last room each holds
-        await room_frames(patched, 0.6)
-        await room_frames(plain, 0.1)
+        await rooms_within(patched, 0.6)
+        await rooms_within(plain, 0.1)
         assert patched.room == plain.room
 
     await settle()  # Guest came online
@@ -72,9 +62,9 @@ async def test_a_room_patch_holds_only_what_changed(server: ServerProcess) -> No
     room_id, token, invite = await make_room(server.base)
     patched = await Player(server.ws_base, room_id, token, patches=True).connect()
     await join(server.base, invite, "Ada")
-    await room_frames(patched, 0.6)  # the first room frame after the welcome is whole
+    await rooms_within(patched, 0.6)  # the first room frame after the welcome is whole
     await join(server.base, invite, "Bo")
-    await room_frames(patched, 0.6)
+    await rooms_within(patched, 0.6)
     patch = patched.frames[-1]
     assert patch["type"] == "room_patch"
     paths = {op["path"] for op in patch["ops"]}
@@ -86,14 +76,14 @@ async def test_a_resync_hello_gets_the_next_room_whole(server: ServerProcess) ->
     room_id, token, invite = await make_room(server.base)
     patched = await Player(server.ws_base, room_id, token, patches=True).connect()
     await join(server.base, invite, "Ada")
-    await room_frames(patched, 0.6)
+    await rooms_within(patched, 0.6)
     await join(server.base, invite, "Bo")
-    await room_frames(patched, 0.6)
+    await rooms_within(patched, 0.6)
     assert patched.frames[-1]["type"] == "room_patch"
     await patched.send({"type": "hello"})  # the client lost track: the room comes whole
     await patched.expect("room")
     await join(server.base, invite, "Cy")
-    rooms = await room_frames(patched, 0.6)
+    rooms = await rooms_within(patched, 0.6)
     assert patched.frames[-1]["type"] == "room"  # this socket's room was the hello's, not the hub's
     assert [s["name"] for s in rooms[-1]["seats"]] == ["Host", "Ada", "Bo", "Cy"]
     await patched.close()
