@@ -3,7 +3,7 @@
 // link's fragment, which never reaches a server) and gets what a spectator gets. It shows the
 // room code and the invite's QR code (neither while the room is locked), the players and their
 // scores, the game's board drawn by the game's own module (as for a spectator), and the final
-// result.
+// result beside the last round's reveal.
 import { createAnnouncer } from "./a11y.js";
 import { api, el } from "./api.js";
 import { errorText, t, tOr } from "./i18n.js";
@@ -103,11 +103,16 @@ function renderPlayers() {
   $("screen-players").replaceChildren(...items);
 }
 
-// the moment the room watches together: who won, and every score
+// the moment the room watches together: who won, and every score. It stands at the top of
+// the side column in place of the players' list (the same names and scores), with a smaller QR
+// code under it, so the board keeps the page's whole height for the last round's reveal: a TV
+// has nobody to scroll it.
 function renderResult() {
   const box = $("screen-result");
   const result = view && view.over ? view.result : null;
   box.hidden = !result;
+  $("screen-players-card").hidden = !!result;
+  $("screen").classList.toggle("screen-over", !!result);
   if (!result) return;
   const name = (seat) => (room.seats.find((s) => s.seat === seat) || {}).name || `${seat + 1}`;
   const winners = (result.winners || []).map(name).join(", ");

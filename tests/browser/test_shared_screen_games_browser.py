@@ -2,7 +2,8 @@
 the host on a laptop opens the shared screen on a 1920x1080 page, a friend joins on a phone,
 a bot takes the third seat, and the people play Genius Idea, then Brainiac, to the end through
 their pages. The screen shows every round's reveal (the last one's, which the game's end skips
-on the players' pages, with the final result), and never anything private: every frame its
+on the players' pages, with the final result), each within the TV's 1080 px with nobody to
+scroll it, and never anything private: every frame its
 socket gets is exactly a spectator's view of the game's log at that seq with nothing secret in
 it (tests/hidden_info.py), and no private value the phone showed its player ever appears in
 the screen's text."""
@@ -16,7 +17,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import httpx
-from playwright.async_api import Browser, Page, WebSocket, expect
+from playwright.async_api import Browser, Locator, Page, WebSocket, expect
 from playwright.async_api import Error as PlaywrightError
 from test_brainiac_browser import step as brainiac_step
 from test_genius_idea_browser import step as genius_step
@@ -40,6 +41,9 @@ document.addEventListener("DOMContentLoaded", () => {
 
 Step = Callable[[Page, int], Awaitable[bool]]
 LAST_GI_ANSWER = '[data-testid="gi-history"] li:last-child strong'  # the last round's answer, once over
+GI_POINTS = '[data-testid="reveal"] [data-testid="gi-reveal-points"]'  # a reveal's "Points: ..." line
+# a reveal's lowest line of points: the last player's, with why they got them
+BQ_POINTS = '[data-testid="bq-reveal-screen"] .bq-reveal-row:last-child'
 
 
 class SharedScreen:
@@ -105,19 +109,24 @@ async def play_watched(
     result_testid: str,
     same_on_screen: str,
     last_on_page: str,
+    points_on_screen: str,
     look: Callable[[int], Awaitable[None]] | None = None,
     limit: int = 1500,
 ) -> list[int]:
     """The people play until their result shows. Each round's reveal is seen on the screen
     before anyone presses Continue: its round and ``same_on_screen`` (a selector in the reveal)
-    as the player's page shows them. The last round's, which the game's end skips on the
-    players' pages, is seen on the screen with the result: its round, and ``same_on_screen`` as
-    ``last_on_page`` (a selector in the player's page, once over) shows it. Returns the rounds
-    whose reveal the screen showed, the last included."""
+    as the player's page shows them, and the whole reveal down to its points
+    (``points_on_screen``) on the TV without scrolling. The last round's, which the game's end
+    skips on the players' pages, is seen on the screen with the result: its round, and
+    ``same_on_screen`` as ``last_on_page`` (a selector in the player's page, once over) shows
+    it. Returns the rounds whose reveal the screen showed, the last included."""
     rounds: list[int] = []
     for n in range(limit):
         if await pages[0].get_by_test_id(result_testid).is_visible():
-            return [*rounds, await last_reveal_on_screen(pages[0], screen, result_testid, same_on_screen, last_on_page)]
+            last = await last_reveal_on_screen(
+                pages[0], screen, result_testid, same_on_screen, last_on_page, points_on_screen
+            )
+            return [*rounds, last]
         if look is not None:
             await look(n)
         acted = False
@@ -132,6 +141,8 @@ async def play_watched(
                         re.compile(rf"^Round {match[1]}\b")
                     )
                     await expect(screen.page.locator(same_on_screen)).to_have_text(shown)
+                    await in_sight(screen.page, screen.page.get_by_test_id("reveal"))
+                    await in_sight(screen.page, screen.page.locator(points_on_screen))
                     await nothing_focused(screen.page)
                     rounds.append(int(match[1]))
                 acted = await continue_reveal(page) or acted
@@ -142,11 +153,11 @@ async def play_watched(
 
 
 async def last_reveal_on_screen(
-    page: Page, screen: SharedScreen, result_testid: str, same_on_screen: str, last_on_page: str
+    page: Page, screen: SharedScreen, result_testid: str, same_on_screen: str, last_on_page: str, points: str
 ) -> int:
     """The game is over: the screen shows the result and, with it, the last round's reveal
-    (nobody to wait for, no Continue, no clock), as ``page`` tells of that round. Returns its
-    round."""
+    (nobody to wait for, no Continue, no clock), as ``page`` tells of that round, both whole
+    on the 1920x1080 TV down to the reveal's points (``points``). Returns its round."""
     await expect(screen.page.get_by_test_id(result_testid)).to_be_visible()
     await expect(screen.page.get_by_test_id("screen-winner")).to_be_visible()
     title = screen.page.get_by_test_id("reveal-title")
@@ -158,8 +169,26 @@ async def last_reveal_on_screen(
     )
     for testid in ("reveal-continue", "reveal-waiting", "reveal-count"):
         assert await screen.page.get_by_test_id(testid).count() == 0, testid
+    for shown in ("screen-result", "screen-winner", "reveal"):
+        await in_sight(screen.page, screen.page.get_by_test_id(shown))
+    await in_sight(screen.page, screen.page.locator(points))
     await nothing_focused(screen.page)
     return int(match[1])
+
+
+async def in_sight(page: Page, loc: Locator) -> None:
+    """``loc`` is wholly inside the page's viewport as it first opened, unscrolled: a TV has
+    nobody to scroll it."""
+    await expect(loc).to_be_visible()
+    box = await loc.bounding_box()
+    size = page.viewport_size
+    assert box is not None and size is not None
+    scrolled = await page.evaluate("[scrollX, scrollY]")
+    assert scrolled == [0, 0], f"the screen scrolled to {scrolled}"
+    bottom, right = box["y"] + box["height"], box["x"] + box["width"]
+    inside = box["y"] >= 0 and box["x"] >= 0 and bottom <= size["height"] and right <= size["width"]
+    text = (await loc.inner_text())[:60]
+    assert inside, f"{text!r} spans {box} on a {size['width']}x{size['height']} screen"
 
 
 async def nothing_focused(page: Page) -> None:
@@ -264,7 +293,7 @@ async def test_a_genius_idea_game_on_the_shared_screen(server: ServerProcess, br
     await expect(screen.page.get_by_test_id("gi-round")).to_have_text("Round 1 of 3")
 
     rounds = await play_watched(
-        pages, screen, genius_step, "gi-result", '[data-testid="gi-reveal-answer"]', LAST_GI_ANSWER
+        pages, screen, genius_step, "gi-result", '[data-testid="gi-reveal-answer"]', LAST_GI_ANSWER, GI_POINTS
     )
     assert rounds == [1, 2, 3]  # every round's reveal, the last one's with the result
     await expect(screen.page.get_by_test_id("gi-result")).to_be_visible()
@@ -338,7 +367,7 @@ async def test_a_brainiac_game_on_the_shared_screen(server: ServerProcess, brows
             pass  # the card went away under our eyes; it is read again
 
     rounds = await play_watched(
-        pages, screen, brainiac_move, "bq-result", QUESTION_SHOWN, LAST_BQ_QUESTION, look=read_phone_card
+        pages, screen, brainiac_move, "bq-result", QUESTION_SHOWN, LAST_BQ_QUESTION, BQ_POINTS, look=read_phone_card
     )
     # every round's reveal, the last one's with the result; the log has them all
     assert rounds == list(range(1, len(rounds) + 1)) and len(rounds) >= 6, rounds
