@@ -175,6 +175,9 @@ async def test_a_screen_socket_with_a_wrong_key_is_refused(db_url: str) -> None:
             await ws.send(json.dumps({"type": "hello", "screen": "0" * 32}))
             frame = json.loads(await ws.recv())
             assert frame["type"] == "error" and frame["code"] == "bad_screen_key"
+            with pytest.raises(websockets.ConnectionClosed):
+                await ws.recv()
+            assert ws.close_code == 4401
 
 
 async def test_a_new_invite_link_retires_the_screen_key_and_closes_its_screens(db_url: str) -> None:
@@ -195,6 +198,7 @@ async def test_a_new_invite_link_retires_the_screen_key_and_closes_its_screens(d
         with pytest.raises(websockets.ConnectionClosed):
             while True:
                 await screen.recv()
+        assert screen.ws.close_code == 4401  # as a wrong key at the hello
         assert not [f for f in screen.frames if fresh["code"] in json.dumps(f)], "a retired screen saw the new code"
         # the old key opens nothing more
         async with websockets.connect(f"{srv.ws_base}/ws/{room_id}") as ws:

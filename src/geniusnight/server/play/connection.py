@@ -100,6 +100,7 @@ class Connection:
     room_held: int | None = None  # the hub's room frame (Hub.room_last) this client holds; None: another
     screen_invite: str | None = None  # a shared screen: the invite path its key holds for (a new one retires it)
     closed: bool = False  # no more frames are taken; the socket closes once the backlog is out
+    close_code: int = 1000  # the websocket close code it then closes with (``finish``)
     backlog: deque[str] = field(default_factory=deque)
     _writer: asyncio.Task[None] | None = None
     _wake: asyncio.Future[None] | None = None  # set while the writer waits for frames
@@ -148,10 +149,13 @@ class Connection:
         self.closed = True
         self.backlog.clear()
 
-    def finish(self) -> None:
-        """Close after the frames already queued (or held) have gone out."""
+    def finish(self, code: int = 1000) -> None:
+        """Close after the frames already queued (or held) have gone out, with the websocket
+        close ``code`` (a refusal's, as at the hello: 4401 for a key that admits no more).
+        A connection already closing keeps the code it was given first."""
         if not self.closed:
             self.closed = True
+            self.close_code = code
             self._kick()
 
     async def stop(self) -> None:
@@ -204,7 +208,7 @@ class Connection:
             self._writer = None
             self._wake = None
         with contextlib.suppress(Exception):
-            await self.send({"type": "websocket.close", "code": 1000})
+            await self.send({"type": "websocket.close", "code": self.close_code})
 
     def _check_quiet(self) -> None:
         """The quiet timer: wake a writer that has waited ``WRITER_LINGER`` seconds (it finds

@@ -305,11 +305,11 @@ class Hub:
     def retire_screens(self, room_id: str, invite_path: object) -> None:
         """The room's invite is ``invite_path`` now: a shared screen whose key held for an
         earlier one (a new invite link retired it) is told so and closed, before the room
-        frame that would show it the new code."""
+        frame that would show it the new code: with 4401, as a wrong key at the hello is."""
         for conn in list(self.rooms.get(room_id, ())):
             if conn.screen_invite is not None and conn.screen_invite != invite_path:
                 conn.send_frame(Error(None, "bad_screen_key", SCREEN_RETIRED))
-                conn.finish()
+                conn.finish(4401)
 
     def _tell_seats(self, room_id: str, live: LiveGame) -> None:
         """A game began: each connection is told its member's seat in it, if that is not the
