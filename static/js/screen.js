@@ -21,30 +21,45 @@ let room = null;
 let view = null;
 let board = null; // {id, view}: the game module drawing the current game
 let qrFor = null; // the invite whose QR code the screen shows (a new invite link: a new one)
+let gone = false; // no link to a live room (none, a retired one, a closed room): nothing to reconnect to
+
+function showConn(state) {
+  const conn = $("conn");
+  conn.dataset.state = gone ? "gone" : state;
+  conn.querySelector(".label").textContent = t(`conn.${conn.dataset.state}`);
+}
+
+// why the screen shows the room no more, at the top of the page where the room sees it
+function goneFor(message) {
+  gone = true;
+  showConn("gone");
+  $("screen-error").textContent = message;
+}
 
 const gamesLoaded = api("GET", "/api/games").then((list) => { games = list; });
 let frames = gamesLoaded;
 const inOrder = (handle) => (frame) => { frames = frames.then(() => handle(frame)).catch((err) => console.error(err)); };
 
 if (!key) {
-  $("screen-error").textContent = t("screen.no_key");
+  goneFor(t("screen.no_key"));
 } else {
   new RoomSocket(roomId, {
-    status(state) {
-      const conn = $("conn");
-      conn.dataset.state = state;
-      conn.querySelector(".label").textContent = t(`conn.${state}`);
-    },
+    status: showConn,
     welcome: inOrder((frame) => setRoom(frame.room)),
     room: inOrder((frame) => setRoom(frame.room)),
     state: inOrder((frame) => showState(frame)),
     error: inOrder((frame) => {
       if (frame.ref != null) return;
-      $("screen-error").textContent = errorText(frame);
-      // a key a new invite link retired: the old code and QR code lead nowhere now
-      if (frame.code === "bad_screen_key") $("screen-join").hidden = true;
+      if (frame.code !== "bad_screen_key") {
+        $("screen-error").textContent = errorText(frame);
+        return;
+      }
+      // a key a new invite link retired: the old code and QR code lead nowhere now, and the
+      // socket stays closed (not "reconnecting")
+      $("screen-join").hidden = true;
+      goneFor(errorText(frame));
     }),
-    closed: inOrder((frame) => { $("screen-error").textContent = frame.message || t("room.closed"); }),
+    closed: inOrder((frame) => goneFor(frame.message || t("room.closed"))),
   }, { screen: key });
 }
 

@@ -114,7 +114,13 @@ async def test_the_host_mutes_removes_locks_and_renews_the_invite(server: Server
         "Open the shared screen again from the host’s room page."
     )
     await expect(screen.get_by_test_id("screen-join")).to_be_hidden()
-    await expect(screen.get_by_test_id("connection")).to_have_attribute("data-state", "closed")
+    # it says so at the top, where the room sees it, and does not claim to be reconnecting
+    await expect(screen.get_by_test_id("screen-error")).to_be_in_viewport(ratio=1)
+    said = await screen.get_by_test_id("screen-error").bounding_box()
+    board = await screen.locator("#game-area").bounding_box()
+    assert said and board and said["y"] + said["height"] <= board["y"], (said, board)
+    await expect(screen.get_by_test_id("connection")).to_have_attribute("data-state", "gone")
+    await expect(screen.get_by_test_id("connection")).to_have_text("not connected")
     await expect(host.get_by_test_id("open-screen")).not_to_have_attribute("href", old_screen)
     await screen.goto(server.base + await screen_path(host))
     await expect(screen.get_by_test_id("screen-code")).to_have_text(new_code)
