@@ -93,7 +93,8 @@ async def phone_phases(browser: Browser, base: str) -> None:
 
 async def party(browser: Browser, base: str) -> None:
     """The party night: the lobby's code and QR code, the home page's code box and "my rooms",
-    and the shared screen on a TV-sized page through a game of Genius Idea to its result."""
+    and the shared screen on a TV-sized page: locked by the host, then through a game of
+    Genius Idea to its result, and at last retired by a new invite link."""
     (host,) = await open_room(browser, base, "genius-idea", ["Ada"], bots=["sharp"], phone_first=False, start=False)
     await host.get_by_test_id("invite-qr").wait_for()
     await host.evaluate("scrollTo(0, 0)")
@@ -108,6 +109,13 @@ async def party(browser: Browser, base: str) -> None:
     await tv.goto(base + (await host.get_by_test_id("open-screen").get_attribute("href") or ""))
     await tv.get_by_test_id("screen-qr").wait_for()
     await shot(tv, "party-screen-lobby-tv")
+    # the host locks the room: the screen shows no way in, only that it is locked
+    await host.get_by_test_id("lock-switch").check()
+    await tv.get_by_test_id("screen-locked").wait_for()
+    await tv.wait_for_timeout(200)
+    await shot(tv, "party-screen-locked-tv")
+    await host.get_by_test_id("lock-switch").uncheck()
+    await tv.get_by_test_id("screen-qr").wait_for()
     phone = await (await browser.new_context(**PHONE)).new_page()  # type: ignore[arg-type]
     await phone.goto(base + "/")
     await phone.get_by_test_id("code-input").fill(code.lower())
@@ -153,6 +161,13 @@ async def party(browser: Browser, base: str) -> None:
     await shot(tv, "party-screen-result-tv")
     await tv.set_viewport_size({"width": 1280, "height": 800})
     await shot(tv, "party-screen-result-laptop")
+    # a new invite link retires the screen's link: the TV says to open it again from the host's page
+    await tv.set_viewport_size({"width": 1920, "height": 1080})
+    host.once("dialog", lambda dialog: dialog.accept())
+    await host.get_by_test_id("new-invite").click()
+    await tv.locator('[data-testid="connection"][data-state="gone"]').wait_for()
+    await tv.wait_for_timeout(200)
+    await shot(tv, "party-screen-retired-tv")
     await tv.context.close()
     await phone.context.close()
     await close_all([host])
