@@ -31,6 +31,7 @@ from ..ports import Sockets
 from ..replay.logs import GameLogs, game_summary, iso, log_filter, player
 from ..rooms.publisher import RoomPublisher
 from ..rooms.seats import seat_entries
+from ..rooms.statements import invite_path
 
 log = logging.getLogger(__name__)
 
@@ -208,7 +209,7 @@ class AdminService:
             "status": room.status,
             "options": room.options,
             "time_limits": room.time_limits,
-            "invite_path": f"/join/{room.invite}",
+            "invite_path": invite_path(room.invite),
             "host_member_id": room.host_member_id,
             "created_at": iso(room.created_at),
             "updated_at": iso(room.updated_at),

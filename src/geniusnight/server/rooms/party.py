@@ -133,7 +133,7 @@ class PartyNight:
             room = await svc.room(room_id)
             if not self._is_screen(room, token) and await svc.member_by_token(room_id, token) is None:
                 raise not_member()
-        return qr_svg(f"{base_url}/join/{room.invite}")
+        return qr_svg(base_url + invite_path(room.invite))
 
     async def screen_path(self, room_id: str, token: str | None) -> str:
         """The shared screen's link, for the host only: the key travels in the fragment, which

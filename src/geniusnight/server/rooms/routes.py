@@ -15,6 +15,7 @@ from ...engines.base import LANGUAGE_OPTION
 from ...settings import Settings
 from ..deps import COOKIE_PREFIX, PartyDep, RoomsDep, SettingsDep, cookie_name, seat_token
 from ..edge import MemberId, SeatNumber
+from .statements import invite_path
 from .usecases import FILE_MAX
 
 router = APIRouter(prefix="/api", tags=["rooms"])
@@ -88,7 +89,7 @@ def _base_url(request: Request, settings: Settings) -> str:
 
 
 def _invite_url(request: Request, settings: Settings, invite: str) -> str:
-    return f"{_base_url(request, settings)}/join/{invite}"
+    return _base_url(request, settings) + invite_path(invite)
 
 
 def _address(request: Request) -> str:
@@ -276,7 +277,7 @@ async def lock_room(room_id: str, body: LockSwitch, request: Request, rooms: Roo
 @router.post("/rooms/{room_id}/invite", summary="Host: a new invite link and room code; the old ones stop working")
 async def new_invite(room_id: str, request: Request, rooms: RoomsDep, settings: SettingsDep) -> dict[str, Any]:
     invite, code = await rooms.new_invite(room_id, seat_token(request, room_id))
-    return {"invite_path": f"/join/{invite}", "invite_url": _invite_url(request, settings, invite), "code": code}
+    return {"invite_path": invite_path(invite), "invite_url": _invite_url(request, settings, invite), "code": code}
 
 
 @router.post("/rooms/{room_id}/leave", summary="Leave the room for good (a host hands the role on)")
