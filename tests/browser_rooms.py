@@ -6,7 +6,7 @@ import json
 import re
 from typing import Any
 
-from playwright.async_api import Browser, Locator, Page, expect
+from playwright.async_api import Browser, FloatRect, Locator, Page, expect
 from playwright.async_api import Error as PlaywrightError
 
 DESKTOP = {"viewport": {"width": 1280, "height": 800}}
@@ -21,6 +21,18 @@ async def press(loc: Locator, timeout: float | None = None) -> None:
         await loc.tap(timeout=timeout)
     else:
         await loc.click(timeout=timeout)
+
+
+async def drawn_box(loc: Locator) -> FloatRect | None:
+    """Where the element is on the screen. The games draw their board anew on every update
+    (another player's move): an element measured just as it is replaced has no box, so
+    measure its replacement."""
+    for _ in range(20):
+        await expect(loc).to_be_visible()
+        box = await loc.bounding_box()
+        if box is not None:
+            return box
+    return None
 
 
 async def no_sideways_scroll(page: Page) -> None:

@@ -14,12 +14,12 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
-from playwright.async_api import Browser, FloatRect, Locator, Page, expect
+from playwright.async_api import Browser, Locator, Page, expect
 from playwright.async_api import Error as PlaywrightError
 from test_brainiac_browser import step as brainiac_step
 from test_genius_idea_browser import step as genius_step
 
-from browser_rooms import can_use, close_all, continue_reveal, no_sideways_scroll, open_room, press
+from browser_rooms import can_use, close_all, continue_reveal, drawn_box, no_sideways_scroll, open_room, press
 from support import ServerProcess
 
 SIZES = [(360, 640), (390, 844)]
@@ -65,18 +65,6 @@ BOARD_END_AND_BAR_TOP = """() => {
   const end = area.getBoundingClientRect().bottom - inside;
   return [end, bar.getBoundingClientRect().top];
 }"""
-
-
-async def drawn_box(loc: Locator) -> FloatRect | None:
-    """Where the element is on the screen. The games draw their board anew on every update
-    (another player's move): an element measured just as it is replaced has no box, so
-    measure its replacement."""
-    for _ in range(20):
-        await expect(loc).to_be_visible()
-        box = await loc.bounding_box()
-        if box is not None:
-            return box
-    return None
 
 
 async def controls_on_screen(page: Page, game: str, phase: str, testids: list[str], shots: Path | None = SHOTS) -> None:

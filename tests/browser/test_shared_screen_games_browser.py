@@ -22,7 +22,7 @@ from playwright.async_api import Error as PlaywrightError
 from test_brainiac_browser import step as brainiac_step
 from test_genius_idea_browser import step as genius_step
 
-from browser_rooms import PHONE, PHONES, can_use, close_all, continue_reveal, open_room, press, screen_path
+from browser_rooms import PHONE, PHONES, can_use, close_all, continue_reveal, drawn_box, open_room, press, screen_path
 from geniusnight.engines import get_engine
 from geniusnight.server.play.patches import apply_patch
 from hidden_info import check_view, secret_texts
@@ -179,8 +179,7 @@ async def last_reveal_on_screen(
 async def in_sight(page: Page, loc: Locator) -> None:
     """``loc`` is wholly inside the page's viewport as it first opened, unscrolled: a TV has
     nobody to scroll it."""
-    await expect(loc).to_be_visible()
-    box = await loc.bounding_box()
+    box = await drawn_box(loc)
     size = page.viewport_size
     assert box is not None and size is not None
     scrolled = await page.evaluate("[scrollX, scrollY]")
