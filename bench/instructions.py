@@ -77,7 +77,7 @@ def measure(game: str, rooms: int, duration: float, server_src: str | None = Non
         finally:
             load.WINDOW_HOOKS.remove(window)
             server.stop()
-        instructions = _window_total(Path(tmp))
+        instructions = window_total(Path(tmp))
     moves = result["moves"]
     return {
         "game": game,
@@ -89,7 +89,7 @@ def measure(game: str, rooms: int, duration: float, server_src: str | None = Non
     }
 
 
-def _window_total(folder: Path) -> int:
+def window_total(folder: Path) -> int:
     """The instructions of the dump made at the window's end."""
     for path in folder.glob("callgrind.out*"):
         text = path.read_text(errors="replace")

@@ -9,6 +9,12 @@ is read before and after each series: a start's figure is everything the server 
 
     .venv/bin/python bench/starts.py                    # Ingenious, 200 rooms
     .venv/bin/python bench/starts.py --game brainiac --rooms 100
+    .venv/bin/python bench/starts.py --profile starts.raw   # py-spy on the starts alone
+    .venv/bin/python bench/starts.py --instructions --rooms 50   # callgrind: the starts alone
+
+``--instructions`` runs the server under ``valgrind --tool=callgrind`` with counting on only
+for the series of starts, and gives the instructions each start took: two runs of one build
+agree closely, where the CPU time of a start moves by a tenth between runs.
 """
 
 from __future__ import annotations
@@ -17,14 +23,19 @@ import argparse
 import asyncio
 import json
 import os
+import signal
+import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import httpx
 import psutil
 import websockets
+from instructions import window_total
 
 from geniusnight.bench.load import Server, free_port
 from geniusnight.cli import db_upgrade
@@ -43,7 +54,31 @@ async def drain(ws: websockets.ClientConnection) -> None:
         pass
 
 
-async def measure(base: str, proc: psutil.Process, game: str, rooms: int) -> dict[str, float]:
+def count_window(pid: int, edge: str) -> None:
+    """callgrind counts the server's instructions from the window's ``start`` to its ``end``,
+    and dumps them then."""
+    steps = [["--zero"], ["--instr=on"]] if edge == "start" else [["--instr=off"], ["--dump=window"]]
+    for step in steps:
+        subprocess.run(["callgrind_control", *step, str(pid)], check=True, capture_output=True)
+
+
+def profiler(pid: int, out: str) -> subprocess.Popen[bytes]:
+    """py-spy sampling the server process until it is sent SIGINT (raw stacks, for
+    flamegraph.pl or a grep)."""
+    argv = ["py-spy", "record", "-p", str(pid), "-r", "400", "-f", "raw", "--nonblocking", "-o", out]
+    spy = subprocess.Popen(argv, stdout=subprocess.DEVNULL)
+    time.sleep(1)  # py-spy attached
+    return spy
+
+
+async def measure(
+    base: str,
+    proc: psutil.Process,
+    game: str,
+    rooms: int,
+    profile: str | None = None,
+    window: Callable[[str], None] | None = None,
+) -> dict[str, float]:
     ws_base = base.replace("http://", "ws://")
     socks: list[websockets.ClientConnection] = []
     hosts: list[tuple[str, dict[str, str]]] = []
@@ -66,6 +101,9 @@ async def measure(base: str, proc: psutil.Process, game: str, rooms: int) -> dic
 
         out: dict[str, float] = {}
         for name, method, path in (("start", "POST", "/start"), ("room read", "GET", "")):
+            spy = profiler(proc.pid, profile) if profile and name == "start" else None
+            if window is not None and name == "start":
+                window("start")
             before, began = cpu_seconds(proc), time.perf_counter()
             for room_id, auth in hosts:
                 response = await http.request(method, f"/api/rooms/{room_id}{path}", headers=auth)
@@ -73,6 +111,11 @@ async def measure(base: str, proc: psutil.Process, game: str, rooms: int) -> dic
             wall = time.perf_counter() - began
             await asyncio.sleep(0.5)  # the frames the last one sent go out
             out[f"{name}: server CPU-ms each"] = round((cpu_seconds(proc) - before) / rooms * 1000, 2)
+            if window is not None and name == "start":
+                window("end")
+            if spy is not None:
+                spy.send_signal(signal.SIGINT)
+                spy.wait(30)
             out[f"{name}: wall ms each, one at a time"] = round(wall / rooms * 1000, 2)
     for task in readers:
         task.cancel()
@@ -85,6 +128,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--game", default="ingenious")
     parser.add_argument("--rooms", type=int, default=200)
+    parser.add_argument("--profile", metavar="FILE", help="py-spy's raw stacks of the starts alone, to FILE")
+    parser.add_argument("--instructions", action="store_true", help="count the starts' instructions (callgrind)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         url = f"sqlite+aiosqlite:///{Path(tmp) / 'starts.db'}"
@@ -97,12 +142,19 @@ def main() -> int:
             "GENIUSNIGHT_WS_CONNECTS_PER_MINUTE": "1000000",
         }
         argv = [sys.executable, "-m", "geniusnight.cli", "serve", "--no-migrate", "--port", str(port)]
-        server = Server([*argv, "--database-url", url], env, port).start()
+        counted = f"{tmp}/callgrind.out"
+        if args.instructions:
+            argv = ["valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={counted}", *argv]
+        server = Server([*argv, "--database-url", url], env, port).start(timeout=600)
         try:
             assert server.proc is not None
-            result = asyncio.run(measure(server.base, psutil.Process(server.proc.pid), args.game, args.rooms))
+            proc = psutil.Process(server.proc.pid)
+            window = partial(count_window, proc.pid) if args.instructions else None
+            result = asyncio.run(measure(server.base, proc, args.game, args.rooms, args.profile, window))
         finally:
             server.stop()
+        if args.instructions:
+            result["start: instructions each"] = round(window_total(Path(tmp)) / args.rooms)
     print(json.dumps({"game": args.game, "rooms": args.rooms, **result}, indent=2))
     return 0
 

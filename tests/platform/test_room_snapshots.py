@@ -13,8 +13,9 @@ from sqlalchemy import select
 from geniusnight.server.play.connection import Connection
 from geniusnight.server.play.events import RoomEvent, RoomSnapshot
 from geniusnight.server.play.hub import ROOM_FRAME_GAP, Hub
+from geniusnight.server.rooms import statements
 from geniusnight.storage.models import Member, Room
-from support import start_game
+from support import seated_room, start_game
 
 
 async def version_of(app: Any, room_id: str) -> int:
@@ -143,3 +144,32 @@ async def test_a_room_event_without_a_snapshot_reads_the_room() -> None:
     hub.reads.snapshot = read  # type: ignore[attr-defined]
     frames = await frames_after(hub, socket, RoomEvent("r"))
     assert reads == ["r"] and frames[0]["room"]["seats"][0]["online"] is True
+
+
+async def test_a_start_tells_the_room_as_a_fresh_read_of_it_shows(app: Any, client: httpx.AsyncClient) -> None:
+    """A game start builds the room's snapshot from the rows it read and wrote, not by
+    reading the room again: it must be the very snapshot a read after the start gives, here
+    a rematch with a bot's seat and a stand-in for a member who went away."""
+    room_id, auth = await seated_room(client, target=5)
+    assert (await client.post(f"/api/rooms/{room_id}/bots", headers=auth, json={})).status_code == 200
+    invite = (await client.get(f"/api/rooms/{room_id}", headers=auth)).json()["invite_path"].rsplit("/", 1)[1]
+    client.cookies.clear()
+    linus = (await client.post(f"/api/join/{invite}", json={"name": "Linus"})).json()["token"]
+    client.cookies.clear()
+    game_id = (await client.post(f"/api/rooms/{room_id}/start", headers=auth)).json()["game_id"]
+    away = await client.post(f"/api/rooms/{room_id}/away", headers={"Authorization": f"Bearer {linus}"})
+    assert away.status_code == 200, away.text
+    assert (await app.state.games.submit(game_id, 0, {"type": "add", "n": 3})).ok
+    assert (await app.state.games.submit(game_id, 1, {"type": "add", "n": 2})).ok  # 5 reached: over
+    token_hash = app.state.rooms.room_services.token_hash(auth["Authorization"].removeprefix("Bearer "))
+
+    def start_then_read(conn: Any) -> tuple[RoomSnapshot | None, RoomSnapshot | None]:
+        _, told = statements.start_game(conn, room_id, token_hash, rematch=True, snapshot=True)
+        return told, statements.read_snapshot(conn, room_id)
+
+    told, read = await app.state.db.write(start_then_read)
+    assert told is not None and read is not None
+    assert told.room["status"] == "playing" and told.room["game_id"] not in (None, game_id)
+    seats = [(seat["name"], seat["bot"] is not None, seat["away"]) for seat in told.room["seats"]]
+    assert seats == [("Ada", False, False), ("Grace", False, False), (seats[2][0], True, False), ("Linus", True, True)]
+    assert (told.room, told.version, told.members) == (read.room, read.version, read.members)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Sequence
 from datetime import UTC, datetime
+from typing import Any
 
 from sqlalchemy import Connection, Table, bindparam, func, insert, select, update
 from sqlalchemy.exc import DBAPIError
@@ -66,18 +67,23 @@ _SEATED = (
     .where(MEMBERS.c.room_id == bindparam("room_id"), MEMBERS.c.seat.is_not(None), MEMBERS.c.kicked.is_(False))
     .order_by(MEMBERS.c.seat)
 )
-# a game start's statements (start_game)
-_START_ROOM = select(
-    ROOMS.c.status, ROOMS.c.game, ROOMS.c.options, ROOMS.c.time_limits, ROOMS.c.host_member_id, ROOMS.c.version
-).where(ROOMS.c.id == bindparam("room_id"))
+# a game start's statements (start_game): the room as a snapshot reads it, and whether the
+# token is a member of it (None: no member of this room holds it, or they were kicked)
+_START_ROOM = _SNAPSHOT_ROOM.add_columns(
+    select(MEMBERS.c.id)
+    .where(
+        MEMBERS.c.token_hash == bindparam("token_hash"),
+        MEMBERS.c.room_id == ROOMS.c.id,
+        MEMBERS.c.kicked.is_(False),
+    )
+    .scalar_subquery()
+    .label("caller_id")
+)
 # the room's row lock, taken first by every change of a room's seats, members or games
 # (lock_room): PostgreSQL's FOR NO KEY UPDATE (it leaves the foreign-key checks of chat lines
 # and new games alone); on SQLite a write, which takes the database's one write lock
 _LOCK_ROOM = select(ROOMS.c.id).where(ROOMS.c.id == bindparam("room_id")).with_for_update(key_share=True)
 _LOCK_ROOM_SQLITE = update(ROOMS).where(ROOMS.c.id == bindparam("room_id")).values(version=ROOMS.c.version)
-_MEMBER_BY_TOKEN = select(MEMBERS.c.id, MEMBERS.c.room_id, MEMBERS.c.kicked).where(
-    MEMBERS.c.token_hash == bindparam("token_hash")
-)
 # the lobby's seats renumbered (renumber_seats)
 _UNSEAT = update(MEMBERS).where(MEMBERS.c.id.in_(bindparam("ids", expanding=True))).values(seat=None)
 _SEAT = update(MEMBERS).where(MEMBERS.c.id == bindparam("member_id")).values(seat=bindparam("new_seat"))
@@ -142,6 +148,12 @@ def read_snapshot(conn: Connection, room_id: str) -> RoomSnapshot | None:
     room = conn.execute(_SNAPSHOT_ROOM, {"room_id": room_id}).one_or_none()
     if room is None or room.status == RoomStatus.CLOSED:
         return None
+    return snapshot_of(conn, room_id, room)
+
+
+def snapshot_of(conn: Connection, room_id: str, room: Any) -> RoomSnapshot:
+    """The snapshot of the room whose row is ``room`` (``_SNAPSHOT_ROOM``'s columns, as
+    attributes); a lobby's seats are read on ``conn``."""
     engine = get_engine(room.game)
     if room.seats is not None and room.status != RoomStatus.LOBBY:
         # once the game runs, its seat list is the truth (kicked players became bots, a
@@ -196,6 +208,24 @@ def read_snapshot(conn: Connection, room_id: str) -> RoomSnapshot | None:
     return RoomSnapshot(public, room.version, members)
 
 
+class Changed:
+    """A row read earlier with some of its values since changed: ``row``'s attributes, but
+    ``changes`` where it names them.
+
+    >>> from types import SimpleNamespace
+    >>> row = Changed(SimpleNamespace(a=1, b=2), b=3)
+    >>> row.a, row.b
+    (1, 3)
+    """
+
+    def __init__(self, row: Any, **changes: Any) -> None:
+        self.row = row
+        self.changes = changes
+
+    def __getattr__(self, name: str) -> Any:
+        return self.changes[name] if name in self.changes else getattr(self.row, name)
+
+
 class RoomChanged(Exception):
     """The room changed between a start's read of it and its write (another process joined,
     kicked or started at the same moment): the start is tried again from what is there now."""
@@ -216,13 +246,12 @@ def start_game(
     starts, or a start and a join, racing on two processes cannot both pass their checks; and
     the room's row is locked first of all, as every change of seats locks it (:func:`lock_room`)."""
     lock_room(conn, room_id)
-    room = conn.execute(_START_ROOM, {"room_id": room_id}).one_or_none()
+    room = conn.execute(_START_ROOM, {"room_id": room_id, "token_hash": token_hash}).one_or_none()
     if room is None or room.status == RoomStatus.CLOSED:
         raise no_room()
-    caller = conn.execute(_MEMBER_BY_TOKEN, {"token_hash": token_hash}).one_or_none() if token_hash else None
-    if caller is None or caller.room_id != room_id or caller.kicked:
+    if room.caller_id is None:
         raise not_member()
-    if caller.id != room.host_member_id:
+    if room.caller_id != room.host_member_id:
         raise not_host()
     if rematch and room.status != RoomStatus.FINISHED:
         raise ApiError(409, "not_finished", "A rematch starts once the game is over.")
@@ -250,4 +279,15 @@ def start_game(
     params = {"room_id": room_id, "read_version": room.version, "game_id": game_id, "now": now}
     if conn.execute(_PLAYING, params).rowcount != 1:
         raise RoomChanged
-    return Game(id=game_id, **values), read_snapshot(conn, room_id) if snapshot else None
+    if not snapshot:
+        return Game(id=game_id, **values), None
+    # the room as _PLAYING left it, told from what this transaction read and wrote
+    playing = Changed(
+        room,
+        version=room.version + 1,
+        status=RoomStatus.PLAYING,
+        current_game_id=game_id,
+        seats=values["seats"],
+        result=None,
+    )
+    return Game(id=game_id, **values), snapshot_of(conn, room_id, playing)
