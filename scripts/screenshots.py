@@ -142,6 +142,9 @@ async def party(browser: Browser, base: str) -> None:
             break
         if not revealed and await tv.get_by_test_id("reveal").count():
             await shot(tv, "party-screen-reveal-tv")
+            await tv.set_viewport_size({"width": 1280, "height": 720})  # a 720p TV
+            await shot(tv, "party-screen-reveal-720p")
+            await tv.set_viewport_size({"width": 1920, "height": 1080})
             revealed = True
         if not mid and n == 8:
             await shot(tv, "party-screen-playing-tv")
@@ -159,8 +162,8 @@ async def party(browser: Browser, base: str) -> None:
             await host.wait_for_timeout(50)
     await tv.wait_for_timeout(300)
     await shot(tv, "party-screen-result-tv")
-    await tv.set_viewport_size({"width": 1280, "height": 800})
-    await shot(tv, "party-screen-result-laptop")
+    await tv.set_viewport_size({"width": 1280, "height": 720})
+    await shot(tv, "party-screen-result-720p")
     # a new invite link retires the screen's link: the TV says to open it again from the host's page
     await tv.set_viewport_size({"width": 1920, "height": 1080})
     host.once("dialog", lambda dialog: dialog.accept())

@@ -1,9 +1,10 @@
 """Whole games watched on the shared screen in real Chromium (docs/product.md, "Party night"):
-the host on a laptop opens the shared screen on a 1920x1080 page, a friend joins on a phone,
+the host on a laptop opens the shared screen on a 1920x1080 TV (and on a 1280x720 one: a 720p
+TV, or a laptop's screen shared), a friend joins on a phone,
 a bot takes the third seat, and the people play Genius Idea, then Brainiac, to the end through
 their pages. The screen shows every round's reveal (the last one's, which the game's end skips
-on the players' pages, with the final result), each within the TV's 1080 px with nobody to
-scroll it, and never anything private: every frame its
+on the players' pages, with the final result), each whole within the TV's height with nobody
+to scroll it, the players' list or the result beside it, and never anything private: every frame its
 socket gets is exactly a spectator's view of the game's log at that seq with nothing secret in
 it (tests/hidden_info.py), and no private value the phone showed its player ever appears in
 the screen's text."""
@@ -17,7 +18,8 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import httpx
-from playwright.async_api import Browser, Locator, Page, WebSocket, expect
+import pytest
+from playwright.async_api import Browser, Locator, Page, ViewportSize, WebSocket, expect
 from playwright.async_api import Error as PlaywrightError
 from test_brainiac_browser import step as brainiac_step
 from test_genius_idea_browser import step as genius_step
@@ -46,8 +48,16 @@ GI_POINTS = '[data-testid="reveal"] [data-testid="gi-reveal-points"]'  # a revea
 BQ_POINTS = '[data-testid="bq-reveal-screen"] .bq-reveal-row:last-child'
 
 
+# a TV, and a 720p TV or a laptop's screen shared on it
+TV_SIZES = pytest.mark.parametrize(
+    "tv",
+    [ViewportSize(width=1920, height=1080), ViewportSize(width=1280, height=720)],
+    ids=["1920x1080", "1280x720"],
+)
+
+
 class SharedScreen:
-    """The host's "Open shared screen" link, opened on the TV: a 1920x1080 page in a browser of
+    """The host's "Open shared screen" link, opened on the TV (a page of ``size``) in a browser of
     its own (a page in the host's browser would be a background tab there, and Chromium slows
     the host's page down). Every frame its socket receives is kept, and every text its page
     has shown."""
@@ -63,9 +73,9 @@ class SharedScreen:
         ws.on("framereceived", lambda payload: self.frames.append(json.loads(payload)))
 
     @classmethod
-    async def open(cls, browser: Browser, host: Page, base: str) -> SharedScreen:
+    async def open(cls, browser: Browser, host: Page, base: str, size: ViewportSize) -> SharedScreen:
         href = await screen_path(host)
-        page = await (await browser.new_context(viewport={"width": 1920, "height": 1080})).new_page()
+        page = await (await browser.new_context(viewport=size)).new_page()
         await page.add_init_script(RECORD_TEXTS)
         screen = cls(page)
         await page.goto(base + href)
@@ -143,6 +153,8 @@ async def play_watched(
                     await expect(screen.page.locator(same_on_screen)).to_have_text(shown)
                     await in_sight(screen.page, screen.page.get_by_test_id("reveal"))
                     await in_sight(screen.page, screen.page.locator(points_on_screen))
+                    await in_sight(screen.page, screen.page.get_by_test_id("screen-players"))
+                    await in_sight(screen.page, screen.page.get_by_test_id("screen-qr"))
                     await nothing_focused(screen.page)
                     rounds.append(int(match[1]))
                 acted = await continue_reveal(page) or acted
@@ -157,7 +169,7 @@ async def last_reveal_on_screen(
 ) -> int:
     """The game is over: the screen shows the result and, with it, the last round's reveal
     (nobody to wait for, no Continue, no clock), as ``page`` tells of that round, both whole
-    on the 1920x1080 TV down to the reveal's points (``points``). Returns its round."""
+    on the TV down to the reveal's points (``points``). Returns its round."""
     await expect(screen.page.get_by_test_id(result_testid)).to_be_visible()
     await expect(screen.page.get_by_test_id("screen-winner")).to_be_visible()
     title = screen.page.get_by_test_id("reveal-title")
@@ -169,7 +181,7 @@ async def last_reveal_on_screen(
     )
     for testid in ("reveal-continue", "reveal-waiting", "reveal-count"):
         assert await screen.page.get_by_test_id(testid).count() == 0, testid
-    for shown in ("screen-result", "screen-winner", "reveal"):
+    for shown in ("screen-result", "screen-winner", "reveal", "screen-qr"):
         await in_sight(screen.page, screen.page.get_by_test_id(shown))
     await in_sight(screen.page, screen.page.locator(points))
     await nothing_focused(screen.page)
@@ -279,9 +291,12 @@ async def expect_winner_on_screen(screen: SharedScreen, result: dict[str, Any], 
         await expect(screen.page.get_by_test_id("screen-result")).to_contain_text(name)
 
 
-async def test_a_genius_idea_game_on_the_shared_screen(server: ServerProcess, browser: Browser) -> None:
+@TV_SIZES
+async def test_a_genius_idea_game_on_the_shared_screen(
+    server: ServerProcess, browser: Browser, tv: ViewportSize
+) -> None:
     (host,) = await open_room(browser, server.base, "genius-idea", ["Ada"], phone_first=False, start=False)
-    screen = await SharedScreen.open(browser, host, server.base)
+    screen = await SharedScreen.open(browser, host, server.base, tv)
     phone = await friend_joins_on_a_phone(browser, host, screen)
     pages = [host, phone]
     bot = await add_bot_and_start(host, screen, pages)
@@ -345,11 +360,12 @@ async def brainiac_move(page: Page, n: int) -> bool:
     return await brainiac_step(page, n)
 
 
-async def test_a_brainiac_game_on_the_shared_screen(server: ServerProcess, browser: Browser) -> None:
+@TV_SIZES
+async def test_a_brainiac_game_on_the_shared_screen(server: ServerProcess, browser: Browser, tv: ViewportSize) -> None:
     options = {"shuffle": False}
     (host,) = await open_room(browser, server.base, "brainiac", ["Ada"], options, phone_first=False, start=False)
     await upload_cards(host)
-    screen = await SharedScreen.open(browser, host, server.base)
+    screen = await SharedScreen.open(browser, host, server.base, tv)
     phone = await friend_joins_on_a_phone(browser, host, screen)
     pages = [host, phone]
     bot = await add_bot_and_start(host, screen, pages)
