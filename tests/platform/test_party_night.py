@@ -3,6 +3,7 @@ QR code, the shared screen and "my rooms"."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import re
@@ -234,6 +235,40 @@ async def test_a_rooms_screens_hold_as_many_sockets_as_one_member(db_url: str) -
         assert ada.welcome["you"]["host"]
         for player in [*screens, ada]:
             await player.close()
+
+
+async def test_a_screen_whose_key_a_new_invite_retires_as_it_connects_never_sees_the_new_code(
+    db_url: str,
+) -> None:
+    """The race the hub's room frames cannot close alone: the screen's key is checked against
+    the room's invite, a new invite link is made before the screen's socket is one of the
+    room's, and the welcome would then carry the new code. The screen is closed as retired
+    instead, with nothing of the new invite sent to it."""
+    async with serve(db_url) as srv, httpx.AsyncClient(base_url=srv.base) as c:
+        host = (await c.post("/api/rooms", json={"game": "count21", "name": "Ada"})).json()
+        auth = {"Authorization": f"Bearer {host['token']}"}
+        room_id = host["room_id"]
+        key = (await c.get(f"/api/rooms/{room_id}/screen", headers=auth)).json()["screen_path"].split("#")[1]
+        party = srv.state.party
+        admit = party.admit_screen
+        fresh: dict[str, Any] = {}
+
+        async def admit_then_new_invite(room: str, screen_key: str | None) -> str:
+            held = await admit(room, screen_key)  # the key holds for the invite of now...
+            fresh.update((await c.post(f"/api/rooms/{room_id}/invite", headers=auth)).json())  # ...no more
+            return held
+
+        party.admit_screen = admit_then_new_invite
+        async with websockets.connect(f"{srv.ws_base}/ws/{room_id}") as ws:
+            await ws.send(json.dumps({"type": "hello", "screen": key, "patches": True}))
+            got = []
+            with pytest.raises(websockets.ConnectionClosed):
+                async with asyncio.timeout(5):
+                    while True:
+                        got.append(json.loads(await ws.recv()))
+            assert ws.close_code == 4401
+        assert fresh["code"] and [f["type"] for f in got] == ["error"] and got[0]["code"] == "bad_screen_key"
+        assert not [f for f in got if fresh["code"] in json.dumps(f) or fresh["invite_path"] in json.dumps(f)]
 
 
 async def screen_player(ws_base: str, room_id: str, key: str) -> Player:

@@ -158,6 +158,15 @@ class Connection:
             self.close_code = code
             self._kick()
 
+    async def drain(self, seconds: float) -> None:
+        """A connection that was finished (``finish``): wait, at most ``seconds``, for its
+        writer to send what was queued and the close frame, as when the handler ends before
+        the client replies to the close (refused at its welcome)."""
+        task = self._writer
+        if self.closed and task is not None and task is not asyncio.current_task():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.shield(task), seconds)
+
     async def stop(self) -> None:
         """The socket is gone: drop what is queued and end the writer."""
         self._lost()

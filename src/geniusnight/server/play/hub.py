@@ -305,11 +305,21 @@ class Hub:
     def retire_screens(self, room_id: str, invite_path: object) -> None:
         """The room's invite is ``invite_path`` now: a shared screen whose key held for an
         earlier one (a new invite link retired it) is told so and closed, before the room
-        frame that would show it the new code: with 4401, as a wrong key at the hello is."""
+        frame that would show it the new code."""
         for conn in list(self.rooms.get(room_id, ())):
-            if conn.screen_invite is not None and conn.screen_invite != invite_path:
-                conn.send_frame(Error(None, "bad_screen_key", SCREEN_RETIRED))
-                conn.finish(4401)
+            self.keeps_screen(conn, invite_path)
+
+    @staticmethod
+    def keeps_screen(conn: Connection, invite_path: object) -> bool:
+        """Whether ``conn`` may be sent a room whose invite is ``invite_path``: anything but
+        a shared screen whose key held for another invite, which is told so and closed
+        instead, with 4401 as a wrong key at the hello is. Every room a screen is sent is
+        checked here: its key may be retired between its hello's check and its welcome."""
+        if conn.screen_invite is None or conn.screen_invite == invite_path:
+            return True
+        conn.send_frame(Error(None, "bad_screen_key", SCREEN_RETIRED))
+        conn.finish(4401)
+        return False
 
     def _tell_seats(self, room_id: str, live: LiveGame) -> None:
         """A game began: each connection is told its member's seat in it, if that is not the

@@ -31,6 +31,10 @@ from .hub import Hub
 
 log = logging.getLogger(__name__)
 
+# how long a socket the server closed (a retired screen) may take to get its last frames and
+# the close out, before it is dropped
+CLOSE_SECONDS = 5.0
+
 # what a socket refused before its hello is told, by code (then it is closed: 4429)
 SOCKET_REFUSALS = {
     "too_many_connects": "Too many new connections from here; wait a minute.",
@@ -139,6 +143,7 @@ async def _connect(ws: WebSocket, receive: Receive, send: Send, ports: SocketPor
     finally:
         log.info("socket closed: member %s", conn.member_id, extra=where)
         hub.remove(conn)
+        await conn.drain(CLOSE_SECONDS)  # one closed by the server says why and closes
         await conn.stop()
         # the member's last socket here
         if conn.member_id is not None and hub.member_sockets(room_id, conn.member_id) == 0:
@@ -228,6 +233,8 @@ async def _welcome(ports: SocketPorts, conn: Connection, hello: Hello) -> None:
     or only the patches since the view the hello says the client holds."""
     chat = await ports.rooms.recent_chat(conn.room_id)
     snap = await ports.rooms.snapshot(conn.room_id)
+    if snap is not None and not ports.hub.keeps_screen(conn, snap.get("invite_path")):
+        return  # retired since its hello
     conn.send_frame(outbound.Welcome(conn.seat, snap, conn.identity(), chat))
     conn.room_held = None  # the welcome's room is read here, not the hub's last frame: the next is whole
     await _send_current_state(ports, conn, snap.get("game_id") if snap else None, hello)
@@ -293,7 +300,7 @@ async def _serve(receive: Receive, ports: SocketPorts, conn: Connection) -> None
             case Hello():
                 # a client that saw a gap in seq asks again: send the room and the current state
                 snap = await ports.rooms.snapshot(conn.room_id)
-                if snap is not None:
+                if snap is not None and ports.hub.keeps_screen(conn, snap.get("invite_path")):
                     conn.send_frame(outbound.Room(snap))
                     conn.room_held = None  # not the hub's last room frame: the next one is whole
                     await _send_fresh_state(ports, conn, snap.get("game_id"))
