@@ -14,6 +14,7 @@ import argparse
 import importlib.util
 import inspect
 import json
+import sys
 import time
 from collections.abc import Callable
 from importlib import resources
@@ -27,6 +28,7 @@ def load(path: str) -> ModuleType:
     spec = importlib.util.spec_from_file_location("judge_under_test", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up there
     spec.loader.exec_module(module)
     return module
 

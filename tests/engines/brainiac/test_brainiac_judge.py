@@ -619,6 +619,22 @@ def test_german_near_misses_that_are_answers_of_the_german_bank_are_wrong() -> N
     assert judge("elektrisch", ["electronic", "elektronisch"], language="de")  # a near miss without them
 
 
+def test_a_word_of_the_question_is_no_slip_of_the_answer() -> None:
+    """Asked for the plural of "Mutter", "Mutter" is the question's own word, not "Mütter"
+    without its dots nor a near miss of it; the answer spelt out counts, and so does an
+    answer the question names ("Fisch oder Säugetier?"), with or without its dots."""
+    plural = "Was ist die Mehrzahl von Mutter?"
+    assert not judge("Mutter", ["Mütter"], plural, language="de")
+    assert judge("Muetter", ["Mütter"], plural, language="de") and judge(
+        "die Mütter", ["Mütter"], plural, language="de"
+    )
+    assert judge("Mutter", ["Mütter"], language="de")  # no question: the dots may have gone
+    named = "Ist der Wal ein Fisch oder ein Säugetier?"
+    assert judge("Säugetier", ["Säugetier"], named, language="de") and judge("Saugetier", ["Säugetier"], named, "de")
+    assert not judge("Fisch", ["Säugetier"], named, language="de")
+    assert not judge("colour", ["colours"], "What is the plural of colour?")  # a near miss in English too
+
+
 def test_a_dropped_umlaut_that_is_another_known_answer_is_wrong() -> None:
     others = known_answers(["Bär", "Bar", "Köln"], "de")
     assert not judge("Bar", ["Bär"], language="de", others=others)

@@ -51,9 +51,10 @@ A right answer in other words also counts (:func:`head_match`, :func:`surname_ma
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Container, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -451,32 +452,52 @@ def judge(
     """Whether ``text`` matches one of the ``accepted`` answers of ``question`` (see the
     module docstring; without the question no surname is taken for a full name). ``others``
     holds other known answers (:func:`known_answers`, same ``language``): a typed answer
-    among them is no near miss. With ``language="de"`` both are read as German
+    among them, or a word of the question, is no near miss. With ``language="de"`` both are read as German
     (:func:`normalise`), an answer typed without an umlaut's dots counts ("Bar" for "Bär":
     :func:`_umlauts_dropped`), and a right answer in other words is read with German words
     ("Auge des Sturms", "der Fluss Rhein", "Beethoven" for a "Wer ...?" question)."""
     given = normalise(text, language)
     if not given:
         return False
+    # a word of the question itself is no slip of the answer: "Mutter" asked for the plural
+    # of Mutter is not "Mütter" typed without the dots (a right answer that the question
+    # names, "Fisch oder Säugetier?", still counts: it is no near miss)
+    known: Container[str] = others if question is None else _EitherOf(others, _words_of(question, language))
     targets = [t for t in (normalise(a, language) for a in accepted) if t]
     if language == "en" and given.startswith("a ") and not any(t.startswith("a ") for t in targets):
         given = given[2:]  # "a negative charge": an article after all, as no answer is the letter A
-    if any(_same(given, target, others) for target in targets):
+    if any(_same(given, target, known) for target in targets):
         return True
-    if language == "de" and _umlauts_dropped(given, accepted, others):
+    if language == "de" and _umlauts_dropped(given, accepted, known):
         return True
     words = given.split()
-    if any(head_match(words, target.split(), others, language) for target in targets):
+    if any(head_match(words, target.split(), known, language) for target in targets):
         return True
     if question is not None and asks_for_person(question, language):
-        return any(surname_match(given, answer, others, language) for answer in accepted)
+        return any(surname_match(given, answer, known, language) for answer in accepted)
     return False
+
+
+class _EitherOf:
+    """In either of two collections (without copying the bank's thousands of answers)."""
+
+    def __init__(self, first: Container[str], second: Container[str]) -> None:
+        self.first, self.second = first, second
+
+    def __contains__(self, item: object) -> bool:
+        return item in self.first or item in self.second
+
+
+@functools.lru_cache(maxsize=1024)
+def _words_of(question: str, language: str) -> frozenset[str]:
+    """The question's words in normal form (every answer to a question is judged with them)."""
+    return frozenset(normalise(question, language).split())
 
 
 _UMLAUT_DOTS_DROPPED = str.maketrans("äöüÄÖÜ", "aouAOU")
 
 
-def _umlauts_dropped(given: str, accepted: Iterable[str], others: Collection[str]) -> bool:
+def _umlauts_dropped(given: str, accepted: Iterable[str], others: Container[str]) -> bool:
     """Whether the German normal form ``given`` is an accepted answer with its umlauts written
     without the dots ("Bar" for "Bär", "Koln" for "Köln"), exactly: not a near miss of that
     spelling, no single letter ("O" is not "Ö"), and not itself another known answer."""
@@ -492,7 +513,7 @@ def _umlauts_dropped(given: str, accepted: Iterable[str], others: Collection[str
     return False
 
 
-def _same(given: str, target: str, others: Collection[str] = frozenset()) -> bool:
+def _same(given: str, target: str, others: Container[str] = frozenset()) -> bool:
     """Equal normal forms (spaces ignored), or a near miss of a longer answer: its marks
     equal and not itself one of the ``others``."""
     squeezed, tsq = given.replace(" ", ""), target.replace(" ", "")
@@ -607,9 +628,7 @@ OTHER_WORDS = {
 _QUALIFIER_WORDS = 4  # at most this many words qualify the head
 
 
-def head_match(
-    given: list[str], target: list[str], others: Collection[str] = frozenset(), language: str = "en"
-) -> bool:
+def head_match(given: list[str], target: list[str], others: Container[str] = frozenset(), language: str = "en") -> bool:
     """Whether the normal-form words ``given`` are the accepted answer ``target`` in other
     words: generic words before it, the accepted answer (near misses as for a whole
     answer), then nothing, a link-word phrase, a generic noun, or after a number a unit.
@@ -679,7 +698,7 @@ def _inflected(word: str) -> set[str]:
     return forms
 
 
-def surname_match(given: str, full_name: str, others: Collection[str] = frozenset(), language: str = "en") -> bool:
+def surname_match(given: str, full_name: str, others: Container[str] = frozenset(), language: str = "en") -> bool:
     """Whether the normal form ``given`` is the surname of the accepted answer ``full_name``,
     a name of two to four words: its last word, alone or with the name particles before it
     ("gogh", "van gogh" for "Vincent van Gogh"), near misses as for a whole answer.
