@@ -393,3 +393,31 @@ async def test_a_brainiac_game_on_the_shared_screen(server: ServerProcess, brows
     await expect_winner_on_screen(screen, last["result"], ["Ada", "Grace", bot])
     await screen.page.context.close()
     await close_all(pages)
+
+
+@TV_SIZES
+async def test_a_six_player_brainiac_reveal_is_whole_on_the_tv(
+    server: ServerProcess, browser: Browser, tv: ViewportSize
+) -> None:
+    """Brainiac's biggest table, six players (Ada and five bots): a round's reveal has a line
+    for each, and it is still whole on the TV with the players' list beside it."""
+    (host,) = await open_room(browser, server.base, "brainiac", ["Ada"], phone_first=False, start=False)
+    screen = await SharedScreen.open(browser, host, server.base, tv)
+    for count in range(2, 7):
+        await press(host.get_by_test_id("add-bot"))
+        await expect(screen.page.get_by_test_id("screen-players").locator("li")).to_have_count(count)
+    await press(host.get_by_test_id("start"))
+    for n in range(600):
+        if await screen.page.get_by_test_id("reveal").count():
+            break
+        if not await brainiac_move(host, n):
+            await host.wait_for_timeout(50)
+    else:
+        raise AssertionError("no round's reveal on the screen")
+    await expect(screen.page.locator('[data-testid="bq-reveal-screen"] .bq-reveal-row')).to_have_count(6)
+    for shown in ("reveal", "screen-players", "screen-qr"):
+        await in_sight(screen.page, screen.page.get_by_test_id(shown))
+    await in_sight(screen.page, screen.page.locator(BQ_POINTS))
+    await nothing_focused(screen.page)
+    await screen.page.context.close()
+    await close_all([host])
