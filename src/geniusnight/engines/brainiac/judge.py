@@ -51,7 +51,6 @@ A right answer in other words also counts (:func:`head_match`, :func:`surname_ma
 
 from __future__ import annotations
 
-import functools
 import re
 import unicodedata
 from collections.abc import Collection, Container, Iterable
@@ -488,7 +487,7 @@ class _EitherOf:
         return item in self.first or item in self.second
 
 
-@functools.lru_cache(maxsize=1024)
+@lru_cache(maxsize=1024)
 def _words_of(question: str, language: str) -> frozenset[str]:
     """The question's words in normal form (every answer to a question is judged with them)."""
     return frozenset(normalise(question, language).split())
