@@ -35,7 +35,7 @@ PATCH_ALWAYS = 256  # bytes: patches this small go out without a look at the ful
 # opening and closing, people joining) go out together in one frame once the time is up
 ROOM_FRAME_GAP = 0.25
 CLOSED_MESSAGE = "This room was closed."  # a closure another process announced while Redis was away
-# a shared screen whose key a new invite link retired (see Hub.retire_screens)
+# a shared screen whose key a new invite link retired (see Hub.keeps_screen)
 SCREEN_RETIRED = "A new invite link retired this screen link; open the shared screen again from the room."
 
 
@@ -282,13 +282,15 @@ class Hub:
             return
         self.room_sent_at[room_id] = asyncio.get_running_loop().time()
         room = snap.for_online(self.online_members(room_id))
-        self.retire_screens(room_id, room.get("invite_path"))
+        invite = room.get("invite_path")
         held, before = self.room_last.get(room_id, (0, None))
         number = held + 1
         self.room_last[room_id] = (number, room)
         full: str | None = None
         patch: str | None = None
         for conn in list(self.rooms.get(room_id, ())):
+            if not self.keeps_screen(conn, invite):
+                continue  # a screen a new invite link retired: closed before it sees the new code
             if conn.patches and before is not None and conn.room_held == held:
                 # the client holds the room of the last frame: it gets only what changed
                 if patch is None:
@@ -301,13 +303,6 @@ class Hub:
                     full = Room(room).encode()
                 conn.send_text(full)
             conn.room_held = number
-
-    def retire_screens(self, room_id: str, invite_path: object) -> None:
-        """The room's invite is ``invite_path`` now: a shared screen whose key held for an
-        earlier one (a new invite link retired it) is told so and closed, before the room
-        frame that would show it the new code."""
-        for conn in list(self.rooms.get(room_id, ())):
-            self.keeps_screen(conn, invite_path)
 
     @staticmethod
     def keeps_screen(conn: Connection, invite_path: object) -> bool:

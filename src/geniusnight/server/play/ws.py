@@ -202,7 +202,7 @@ async def _admit_screen(
     """A shared screen: no member, no seat, no name; it gets what a spectator gets. A room's
     screens together may hold as many sockets as one member (``GENIUSNIGHT_WS_PER_MEMBER``).
     Its connection keeps the invite its key holds for: a new invite link closes it (see
-    ``Hub.retire_screens``)."""
+    ``Hub.keeps_screen``)."""
     config = ports.config
     try:
         invite_path = await ports.party.admit_screen(room_id, hello.screen)
