@@ -31,6 +31,7 @@ import shutil
 import statistics
 import subprocess
 import tempfile
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -39,8 +40,17 @@ from geniusnight.bench import load
 GAMES = ("ingenious", "genius-idea", "brainiac")
 
 
-def callgrind(pid: int, *what: str) -> None:
-    subprocess.run(["callgrind_control", *what, str(pid)], check=True, capture_output=True)
+def callgrind_prefix(out: str) -> list[str]:
+    """The command before the server's: callgrind, counting nothing until told (count_window)."""
+    return ["valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={out}"]
+
+
+def count_window(pid: int, edge: str) -> None:
+    """callgrind counts the server's instructions from the window's ``start`` to its ``end``,
+    and dumps them then (read by window_total)."""
+    steps = [["--zero"], ["--instr=on"]] if edge == "start" else [["--instr=off"], ["--dump=window"]]
+    for step in steps:
+        subprocess.run(["callgrind_control", *step, str(pid)], check=True, capture_output=True)
 
 
 def measure(game: str, rooms: int, duration: float, server_src: str | None = None) -> dict[str, Any]:
@@ -54,22 +64,12 @@ def measure(game: str, rooms: int, duration: float, server_src: str | None = Non
     with tempfile.TemporaryDirectory(prefix="gn-instructions-") as tmp:
         db_url = f"sqlite+aiosqlite:///{tmp}/bench.db"
         out = f"{tmp}/callgrind.out"
-        prefix = ["valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={out}"]
-        (server,) = load.our_servers(args, db_url, prefix)
+        (server,) = load.our_servers(args, db_url, callgrind_prefix(out))
         if server_src is not None:
             server.env["PYTHONPATH"] = server_src
         server.start(timeout=600)  # imports under valgrind take a minute
         assert server.proc is not None
-        pid = server.proc.pid
-
-        def window(edge: str) -> None:
-            if edge == "start":
-                callgrind(pid, "--zero")
-                callgrind(pid, "--instr=on")
-            else:
-                callgrind(pid, "--instr=off")
-                callgrind(pid, "--dump=window")
-
+        window = partial(count_window, server.proc.pid)
         load.WINDOW_HOOKS.append(window)
         try:
             args.deals_db, args.server_pids = db_url, []

@@ -35,7 +35,7 @@ from pathlib import Path
 import httpx
 import psutil
 import websockets
-from instructions import window_total
+from instructions import callgrind_prefix, count_window, window_total
 
 from geniusnight.bench.load import Server, free_port
 from geniusnight.cli import db_upgrade
@@ -52,14 +52,6 @@ async def drain(ws: websockets.ClientConnection) -> None:
             pass
     except websockets.ConnectionClosed:
         pass
-
-
-def count_window(pid: int, edge: str) -> None:
-    """callgrind counts the server's instructions from the window's ``start`` to its ``end``,
-    and dumps them then."""
-    steps = [["--zero"], ["--instr=on"]] if edge == "start" else [["--instr=off"], ["--dump=window"]]
-    for step in steps:
-        subprocess.run(["callgrind_control", *step, str(pid)], check=True, capture_output=True)
 
 
 def profiler(pid: int, out: str) -> subprocess.Popen[bytes]:
@@ -144,7 +136,7 @@ def main() -> int:
         argv = [sys.executable, "-m", "geniusnight.cli", "serve", "--no-migrate", "--port", str(port)]
         counted = f"{tmp}/callgrind.out"
         if args.instructions:
-            argv = ["valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={counted}", *argv]
+            argv = [*callgrind_prefix(counted), *argv]
         server = Server([*argv, "--database-url", url], env, port).start(timeout=600)
         try:
             assert server.proc is not None
