@@ -1,7 +1,7 @@
 // The admin console: login, rooms list, a room's detail, a game's log and replay.
 // Player names and actions are untrusted text: everything goes in with textContent.
 
-import { api, el, stringifyExact, toast } from "./api.js";
+import { api, el, onSubmit, stringifyExact, toast } from "./api.js";
 import { createReplayPlayer } from "./replay.js";
 
 const page = document.getElementById("admin-page");
@@ -37,8 +37,7 @@ if (logout) {
 // --- login -----------------------------------------------------------------------------
 
 function loginPage() {
-  $("login-form").addEventListener("submit", async (e) => {
-    e.preventDefault();
+  onSubmit($("login-form"), async () => {
     $("login-error").textContent = "";
     try {
       await api("POST", "/api/admin/login", { token: $("admin-token").value });
@@ -89,7 +88,7 @@ function roomsPage() {
   $("f-status").addEventListener("change", refresh);
   $("f-game").addEventListener("change", refresh);
   $("f-q").addEventListener("input", soon);
-  $("room-filters").addEventListener("submit", (e) => { e.preventDefault(); refresh(); });
+  onSubmit($("room-filters"), refresh);
   setInterval(() => { if ($("f-auto").checked && !document.hidden) refresh(); }, 5000);
   refresh();
 }

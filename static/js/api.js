@@ -33,6 +33,16 @@ export async function api(method, path, body) {
   return data;
 }
 
+// The pages draw a form's submit button disabled until its script handles the submit: a tap
+// before that would be the browser's own submit, which reloads the page and loses what was typed.
+export function onSubmit(form, handler) {
+  form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    handler(e);
+  });
+  for (const button of form.querySelectorAll("button[type=submit]")) button.disabled = false;
+}
+
 export function toast(message, kind = "") {
   const box = document.getElementById("toasts");
   if (!box) return;

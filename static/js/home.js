@@ -1,4 +1,4 @@
-import { api, el, toast } from "./api.js";
+import { api, el, onSubmit, toast } from "./api.js";
 import { errorText, lang, t, tOr } from "./i18n.js";
 import "./code.js"; // the "Join with code" box
 import { optionsForm } from "./options.js";
@@ -31,11 +31,11 @@ const form = document.getElementById("create-form");
 const optionsBox = document.getElementById("options");
 const errorBox = document.getElementById("create-error");
 const nameInput = document.getElementById("name");
-nameInput.value = localStorage.getItem("gn-name") || "";
+// a name typed before this script ran is kept
+nameInput.value ||= localStorage.getItem("gn-name") || "";
 
-// The submit handler is bound before the game list arrives: a click in that moment must wait
-// for the options form, not fall through to the browser's own submit, which reloads the page
-// and loses what was typed.
+// The submit handler is bound before the game list arrives: a click in that moment waits for
+// the options form.
 const ready = api("GET", "/api/games").then((games) => {
   let current = null;
   function showOptions() {
@@ -50,8 +50,7 @@ const ready = api("GET", "/api/games").then((games) => {
   return () => current;
 });
 
-form.addEventListener("submit", async (e) => {
-  e.preventDefault();
+onSubmit(form, async () => {
   errorBox.textContent = "";
   const game = form.querySelector("input[name=game]:checked").value;
   try {

@@ -1,4 +1,4 @@
-import { api } from "./api.js";
+import { api, onSubmit } from "./api.js";
 import { errorText } from "./i18n.js";
 
 const form = document.getElementById("join-form");
@@ -6,7 +6,8 @@ const invite = form.dataset.invite;
 const code = form.dataset.code; // the join screen of a room code (/code/{code}) joins by the code
 const nameInput = document.getElementById("name");
 const errorBox = document.getElementById("join-error");
-nameInput.value = localStorage.getItem("gn-name") || "";
+// a name typed before this script ran is kept
+nameInput.value ||= localStorage.getItem("gn-name") || "";
 
 async function join(name) {
   const path = code ? `/api/codes/${encodeURIComponent(code)}/join` : `/api/join/${encodeURIComponent(invite)}`;
@@ -15,8 +16,7 @@ async function join(name) {
   location.href = `/r/${res.room_id}`;
 }
 
-form.addEventListener("submit", async (e) => {
-  e.preventDefault();
+onSubmit(form, async () => {
   errorBox.textContent = "";
   try {
     localStorage.setItem("gn-name", nameInput.value.trim());

@@ -1,7 +1,7 @@
 // The room page: lobby, host controls, chat, connection indicator, and the game area into
 // which the game's own module renders each view.
 import { createAnnouncer } from "./a11y.js";
-import { api, el, toast } from "./api.js";
+import { api, el, onSubmit, toast } from "./api.js";
 import { createTurnCues } from "./cues.js";
 import { errorText, lang, t, tOr } from "./i18n.js";
 import { optionsForm } from "./options.js";
@@ -372,8 +372,7 @@ function addChat(m) {
   log.append(el("li", {}, el("span", { class: "who" }, m.name), el("span", { class: "text" }, m.text)));
   log.scrollTop = log.scrollHeight;
 }
-$("chat-form").addEventListener("submit", (e) => {
-  e.preventDefault();
+onSubmit($("chat-form"), () => {
   const input = $("chat-input");
   const text = input.value.trim();
   if (!text) return;

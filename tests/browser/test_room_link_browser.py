@@ -4,11 +4,12 @@ the controls they may use now."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 
-from playwright.async_api import Browser, expect
+from playwright.async_api import Browser, Route, expect
 
-from browser_rooms import play_count21_to_the_end
+from browser_rooms import PHONE, play_count21_to_the_end
 from support import ServerProcess
 
 
@@ -111,3 +112,40 @@ async def test_the_invite_page_names_the_game_and_the_host(server: ServerProcess
     await expect(guest).to_have_title("Join Count to 21 · Genius Night")
     await page.context.close()
     await guest.context.close()
+
+
+async def test_a_name_typed_before_the_page_script_arrives_takes_the_seat(
+    server: ServerProcess, browser: Browser
+) -> None:
+    """On a slow phone the join page is drawn before its script has come: a tap then must not
+    be the browser's own submit, which reloads the page and loses the name."""
+    host = await browser.new_page()
+    await host.goto(server.base + "/")
+    await host.get_by_test_id("game-count21").check(force=True)
+    await host.get_by_test_id("host-name").fill("Ada")
+    await host.get_by_test_id("create-room").click()
+    await expect(host.get_by_test_id("invite-url")).to_have_value(re.compile("/join/"))
+    invite = await host.get_by_test_id("invite-url").input_value()
+
+    phone_ctx = await browser.new_context(**PHONE)  # type: ignore[arg-type]
+    phone = await phone_ctx.new_page()
+    script_may_come = asyncio.Event()
+
+    async def slow_script(route: Route) -> None:
+        await script_may_come.wait()
+        await route.continue_()
+
+    await phone.route("**/static/js/join.js", slow_script)
+    await phone.goto(invite, wait_until="commit")
+    await phone.get_by_test_id("join-name").fill("Grace")
+    await expect(phone.get_by_test_id("join-room")).to_be_disabled()
+    await phone.get_by_test_id("join-name").press("Enter")
+    await phone.wait_for_timeout(300)
+    assert phone.url == invite, "the page was submitted (and reloaded) without its script"
+
+    script_may_come.set()
+    await phone.get_by_test_id("join-room").tap()
+    await expect(phone.get_by_test_id("connection")).to_have_attribute("data-state", "open")
+    await expect(phone.get_by_test_id("seats").locator("li.me")).to_contain_text("Grace")
+    await host.context.close()
+    await phone_ctx.close()
