@@ -13,7 +13,7 @@ phases vary in cost. Compare a change smaller than that over several runs of eac
 
     .venv/bin/python bench/instructions.py                      # the three games, 20 rooms
     .venv/bin/python bench/instructions.py --game ingenious --repeat 2
-    .venv/bin/python bench/instructions.py --server-src /tmp/base/src       # another build's server
+    .venv/bin/python bench/instructions.py --server-src /tmp/base/src --patches json-patch  # another build
 
 What it leaves out: the kernel's work (socket writes, fsync), and anything the server gains
 or loses in wall time only (waiting, batching). Under callgrind the server runs about thirty
@@ -53,14 +53,16 @@ def count_window(pid: int, edge: str) -> None:
         subprocess.run(["callgrind_control", *step, str(pid)], check=True, capture_output=True)
 
 
-def measure(game: str, rooms: int, duration: float, server_src: str | None = None) -> dict[str, Any]:
+def measure(
+    game: str, rooms: int, duration: float, server_src: str | None = None, patches: str = "compact"
+) -> dict[str, Any]:
     """One run: the server (from ``server_src`` if given, a checkout's ``src``) under callgrind,
-    ``rooms`` rooms playing ``game`` for ``duration`` seconds of counted play."""
+    ``rooms`` rooms playing ``game`` for ``duration`` seconds of counted play, the clients
+    taking ``patches`` frames (see ``geniusnight bench load --patches``)."""
     parser = argparse.ArgumentParser()
     load.add_arguments(parser)
-    args = parser.parse_args(
-        ["--game", game, "--rooms", str(rooms), "--duration", str(duration), "--ramp", "2", "--idle", "0"]
-    )
+    argv = ["--game", game, "--rooms", str(rooms), "--duration", str(duration), "--ramp", "2", "--idle", "0"]
+    args = parser.parse_args([*argv, "--patches", patches])
     with tempfile.TemporaryDirectory(prefix="gn-instructions-") as tmp:
         db_url = f"sqlite+aiosqlite:///{tmp}/bench.db"
         out = f"{tmp}/callgrind.out"
@@ -108,13 +110,19 @@ def main() -> int:
     parser.add_argument("--duration", type=float, default=30.0, help="seconds of counted play")
     parser.add_argument("--repeat", type=int, default=1, help="runs of each game (and their median)")
     parser.add_argument("--server-src", help="run the server from this src folder (another checkout's build)")
+    parser.add_argument(
+        "--patches",
+        choices=list(load.HELLO_PATCHES),
+        default="compact",
+        help="the patch frames the clients ask for (json-patch for a build that knows no other form)",
+    )
     args = parser.parse_args()
     if shutil.which("valgrind") is None or shutil.which("callgrind_control") is None:
         print("valgrind is not installed (Debian: apt-get install valgrind)")
         return 1
     games = GAMES if args.game == "all" else tuple(args.game.split(","))
     for game in games:
-        runs = [measure(game, args.rooms, args.duration, args.server_src) for _ in range(args.repeat)]
+        runs = [measure(game, args.rooms, args.duration, args.server_src, args.patches) for _ in range(args.repeat)]
         per_move = [r["instructions_per_move"] for r in runs if r["instructions_per_move"]]
         for r in runs:
             print(json.dumps(r), flush=True)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -65,11 +66,12 @@ def main() -> int:
         "200" if quick else "2000",
     )
     run(
-        "Patch frames: bytes per move per client, our diff vs jsonpatch",
+        "Patch frames: bytes per move per client in each form, our diff vs jsonpatch, the page applying them",
         PY,
         "bench/patches.py",
         "--games",
         "2" if quick else "5",
+        *(["--browser"] if shutil.which("node") else []),
     )
     run(
         "Fan-out: every seat's patch frame per accepted move, beside the move's apply",

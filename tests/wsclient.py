@@ -29,7 +29,7 @@ class Player:
         ws_base: str,
         room_id: str,
         token: str | None,
-        patches: bool = False,
+        patches: bool | str = False,  # the hello's patches: true, or "compact"
         headers: dict[str, str] | None = None,
     ) -> None:
         self.url = f"{ws_base}/ws/{room_id}"
@@ -49,7 +49,7 @@ class Player:
         self.ws = await websockets.connect(self.url, max_size=1 << 22, additional_headers=self.headers)
         hello: dict[str, Any] = {"type": "hello", "token": self.token, "seq": seq}
         if self.patches:
-            hello["patches"] = True
+            hello["patches"] = self.patches
         if resume:
             hello.update(game_id=self.state["game_id"], seq=self.state["seq"], seat=self.state["seat"])
         await self.ws.send(json.dumps(hello))

@@ -1,6 +1,10 @@
 // RFC 6902 JSON Patch, the three operations the server's patch frames use (add, remove,
-// replace). The view passed in is not changed: containers along each path are copied, the
-// rest is shared, so a game module may keep the previous view to compare with the next.
+// replace), each written as an object or in the compact form the pages ask for: an array
+// [sign, path, value], "+" add, "-" remove, "=" replace (docs/protocol.md, "Patch frames").
+// The view passed in is not changed: containers along each path are copied, the rest is
+// shared, so a game module may keep the previous view to compare with the next.
+
+const OPS = { "+": "add", "-": "remove", "=": "replace" };
 
 function unescape(part) {
   return part.replace(/~1/g, "/").replace(/~0/g, "~");
@@ -35,7 +39,11 @@ function applyOne(doc, parts, op) {
 }
 
 export function applyPatch(doc, ops) {
-  for (const op of ops) {
+  for (let op of ops) {
+    if (Array.isArray(op)) {
+      if (!(op[0] in OPS) || typeof op[1] !== "string") throw new Error(`bad operation ${JSON.stringify(op)}`);
+      op = { op: OPS[op[0]], path: op[1], value: op[2] };
+    }
     const parts = op.path === "" ? [] : op.path.split("/").slice(1).map(unescape);
     doc = applyOne(doc, parts, op);
   }

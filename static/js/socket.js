@@ -42,7 +42,7 @@ export class RoomSocket {
       this.resyncing = false;
       // the seat token travels in the HttpOnly cookie of the handshake; the view held here
       // lets the server send only the moves missed while away
-      const hello = { type: "hello", token: null, patches: true, seq: null, ...this.helloExtra };
+      const hello = { type: "hello", token: null, patches: "compact", seq: null, ...this.helloExtra };
       const held = this.gameId !== null ? this.held[this.gameId] : undefined;
       if (held) Object.assign(hello, { game_id: this.gameId, seq: this.lastSeq[this.gameId], seat: held.seat });
       ws.send(JSON.stringify(hello));

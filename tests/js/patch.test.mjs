@@ -74,3 +74,20 @@ test("a patch that does not fit the view throws, so the socket asks for a full s
   assert.throws(() => applyPatch(view, [{ op: "replace", path: "/phase/a", value: 1 }]), /no container/);
   assert.throws(() => applyPatch(view, [{ op: "remove", path: "" }]), /whole document/);
 });
+
+test("the compact form [sign, path, value] gives what the objects give", () => {
+  const objects = [
+    { op: "add", path: "/log/0", value: { n: 0 } },
+    { op: "remove", path: "/phase" },
+    { op: "replace", path: "/scores/1/red", value: 5 },
+    { op: "replace", path: "/a~1b", value: null },
+  ];
+  const compact = [["+", "/log/0", { n: 0 }], ["-", "/phase"], ["=", "/scores/1/red", 5], ["=", "/a~1b", null]];
+  assert.deepEqual(applyPatch(view, compact), applyPatch(view, objects));
+  assert.deepEqual(view.log, [{ n: 1 }, { n: 2 }]); // the view it started from is unchanged
+});
+
+test("a compact operation with an unknown sign or no path does not apply", () => {
+  assert.throws(() => applyPatch(view, [["*", "/phase", 1]]));
+  assert.throws(() => applyPatch(view, [["="]]));
+});

@@ -20,7 +20,7 @@ const patch = (base, seq, ops) => ({ type: "patch", game_id: 7, base, seq, ops }
 test("the hello asks for patch frames and names no view before one is held", () => {
   const { socket, ws } = open();
   assert.equal(ws.url, "ws://127.0.0.1:8000/ws/r1");
-  assert.deepEqual(ws.sent[0], { type: "hello", token: null, patches: true, seq: null });
+  assert.deepEqual(ws.sent[0], { type: "hello", token: null, patches: "compact", seq: null });
   socket.stop();
 });
 
@@ -100,7 +100,7 @@ test("after a reconnect frame the hello names the view held and waiting moves go
     const next = FakeWebSocket.last;
     assert.notEqual(next, ws);
     next.open();
-    assert.deepEqual(next.sent[0], { type: "hello", token: null, patches: true, seq: 3, game_id: 7, seat: 0 });
+    assert.deepEqual(next.sent[0], { type: "hello", token: null, patches: "compact", seq: 3, game_id: 7, seat: 0 });
     next.receive({ type: "welcome" });
     assert.deepEqual(next.sent[1], { type: "act", ref, action: { type: "add", n: 2 } });
     next.receive({ type: "ack", ref, seq: 4 });

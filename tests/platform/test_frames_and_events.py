@@ -23,6 +23,7 @@ from geniusnight.server.play.events import (
     encode,
 )
 from geniusnight.server.play.frames import Act, Chat, Hello, Ping, Refused, Resume, Unknown, read
+from geniusnight.server.play.patches import COMPACT, JSON_PATCH
 
 EVENTS = [
     StateEvent("r", 3, 7),
@@ -72,11 +73,15 @@ def test_anything_else_on_the_bus_is_refused(data: object) -> None:
 
 def test_frames_are_read_into_typed_values() -> None:
     hello = read('{"type": "hello", "token": "t", "patches": true, "game_id": 4, "seq": 2, "seat": 1}', 1024)
-    assert hello == Hello(None, token="t", token_given=True, patches=True, resume=Resume(4, (2, 1)))
+    assert hello == Hello(None, token="t", token_given=True, patches=JSON_PATCH, resume=Resume(4, (2, 1)))
     assert read('{"type": "hello", "game_id": 4, "seq": true}', 1024) == Hello(
-        None, token=None, token_given=False, patches=False, resume=Resume(4, None)
+        None, token=None, token_given=False, patches=None, resume=Resume(4, None)
     )
-    assert read('{"type": "hello", "token": 5}', 1024) == Hello(None, None, True, False, None)
+    assert read('{"type": "hello", "token": 5}', 1024) == Hello(None, None, True, None, None)
+    # the compact form by its name; a form this server does not know gets full states
+    assert read('{"type": "hello", "patches": "compact"}', 1024) == Hello(None, None, False, COMPACT, None)
+    for unknown in ('"gzip"', "1", '["compact"]', "false"):
+        assert read(f'{{"type": "hello", "patches": {unknown}}}', 1024) == Hello(None, None, False, None, None)
     assert read('{"type": "act", "ref": "a", "action": {"type": "x"}}', 1024) == Act("a", {"type": "x"})
     assert read('{"type": "chat", "text": 3, "ref": 1}', 1024) == Chat(1, 3)
     assert read('{"type": "ping", "ref": [1]}', 1024) == Ping([1])

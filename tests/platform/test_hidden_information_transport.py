@@ -1,6 +1,7 @@
 """Hidden information, transport side: whole games of the three games played over a real
 server's websockets by two seated clients (with a bot) and watched by a spectator (the host and
-the spectator take ``patch`` frames, the guest whole ``state`` frames). Every frame each of
+the spectator take ``patch`` frames, the spectator's compact ones, the guest whole ``state``
+frames). Every frame each of
 them receives (a patch as the view it makes, and as sent), and every HTTP answer a member can
 ask for while the game runs (the room, ``/view``, the game's log and states, the room and
 replay pages), is checked against what that seat may know at that moment: each view in a
@@ -176,11 +177,12 @@ async def one_game(srv: ServerProcess, game: str, players: int, seed: int) -> in
     game_id = started.json()["game_id"]
     watcher = await join(srv.base, invite, "Watcher")
     assert watcher["seat"] is None
-    # the host and the spectator get patch frames after the first state, the guest whole ones
+    # after the first state the host gets patch frames, the spectator compact ones, the guest
+    # whole states
     seats = [
         Seat(await Player(srv.ws_base, room_id, host_token, patches=True).connect(), host_token, 0),
         Seat(await Player(srv.ws_base, room_id, guest_token).connect(), guest_token, 1),
-        Seat(await Player(srv.ws_base, room_id, watcher["token"], patches=True).connect(), watcher["token"], None),
+        Seat(await Player(srv.ws_base, room_id, watcher["token"], patches="compact").connect(), watcher["token"], None),
     ]
     replay = Replay(srv.base, game_id)
     try:

@@ -12,7 +12,7 @@ import pytest
 
 from geniusnight.server.play import outbound
 from geniusnight.server.play.frames import Refused, read
-from geniusnight.server.play.patches import Step
+from geniusnight.server.play.patches import COMPACT, JSON_PATCH, OpsText, Step
 
 PROTOCOL = (Path(__file__).parents[2] / "docs" / "protocol.md").read_text()
 YOU = outbound.Identity(member_id=3, name="Ada", seat=0, host=True, away=False, muted=False)
@@ -84,6 +84,11 @@ def test_you_is_the_same_identity_in_welcome_and_you_frames() -> None:
 
 def test_frames_encode_byte_for_byte_as_before() -> None:
     assert outbound.Ack("c-1", 2, True).encode() == '{"type":"ack","ref":"c-1","seq":2,"duplicate":true}'
+    ops = [{"op": "replace", "path": "/status", "value": "playing"}, {"op": "remove", "path": "/result"}]
+    assert (
+        outbound.RoomPatch(ops, COMPACT).encode()
+        == '{"type":"room_patch","ops":[["=","/status","playing"],["-","/result"]]}'
+    )
     assert outbound.Chat({"id": 1, "text": "é"}).encode() == '{"type":"chat","id":1,"text":"é"}'
     assert outbound.Pong({"any": 1}).encode() == '{"type":"pong","ref":{"any":1}}'
 
@@ -114,7 +119,16 @@ def test_state_and_patch_frames_encode_to_the_documented_shape() -> None:
     assert json.loads(frames.encode(None))["view"] == {"board": [1]}
     assert frames.encode(0) is frames.encode(0)  # one string for every connection of the seat
 
-    step = Step(12, 13, '{"op":"replace","path":"/board/0","value":2}', {0: '{"op":"add","path":"/hand/1","value":5}'})
+    step = Step(
+        12,
+        13,
+        {
+            JSON_PATCH: OpsText(
+                '{"op":"replace","path":"/board/0","value":2}', {0: '{"op":"add","path":"/hand/1","value":5}'}
+            ),
+            COMPACT: OpsText('["=","/board/0",2]', {0: '["+","/hand/1",5]'}),
+        },
+    )
     patch = json.loads(outbound.PatchFrame(7, step, 1.5e12, 0).encode())
     assert list(patch) == documented(
         '{"type": "patch", "game_id": 7, "seq": 13, "base": 12, "deadline": <epoch ms>, '
@@ -130,9 +144,20 @@ def test_state_and_patch_frames_encode_to_the_documented_shape() -> None:
     )
     # no clock: no deadline at all (the seat's own operations follow the shared ones)
     unclocked = Step(
-        12, 13, '{"op":"replace","path":"/board/0","value":2}', {1: '{"op":"add","path":"/hand/0","value":1}'}
+        12,
+        13,
+        {
+            JSON_PATCH: OpsText(
+                '{"op":"replace","path":"/board/0","value":2}', {1: '{"op":"add","path":"/hand/0","value":1}'}
+            )
+        },
     )
     assert outbound.PatchFrame(7, unclocked, None, 1).encode() == (
         '{"type":"patch","game_id":7,"seq":13,"base":12,"ops":[{"op":"replace","path":"/board/0","value":2},'
         '{"op":"add","path":"/hand/0","value":1}]}'
+    )
+    # the compact form: the same frame, each operation an array [sign, path, value]
+    assert outbound.PatchFrame(7, step, 1.5e12, 0, COMPACT).encode() == (
+        '{"type":"patch","game_id":7,"seq":13,"base":12,"deadline":1500000000000.0,'
+        '"ops":[["=","/board/0",2],["+","/hand/1",5]]}'
     )

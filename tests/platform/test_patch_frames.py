@@ -17,12 +17,26 @@ from hypothesis import strategies as st
 from geniusnight.cli import db_upgrade
 from geniusnight.engines import get_engine
 from geniusnight.server.play.games import LiveGame
-from geniusnight.server.play.patches import History, apply_patch, diff, encode, top_diff
+from geniusnight.server.play.patches import COMPACT, JSON_PATCH, History, PatchForm, apply_patch, diff, encode, top_diff
 from support import ServerProcess
 from wsclient import Player, host_post, join, make_room
 
 GAMES = ["ingenious", "genius-idea", "brainiac"]
 KEEP = 8  # steps kept, small so that some reconnects fall off the end of the history
+FORMS: tuple[PatchForm, ...] = (JSON_PATCH, COMPACT)
+
+
+def replay(history: History, held: Any, seat: int | None) -> Any:
+    """``held`` with every kept step's operations for ``seat`` applied, the same in each
+    form (the history writes both, as for a room with clients of each)."""
+    results = []
+    for form in FORMS:
+        view = held
+        for step in history.chain(0) or []:
+            view = apply_patch(view, json.loads(f"[{step.ops_text(seat, form)}]"))
+        results.append(canonical(view))
+    assert len(set(results)) == 1, "the two forms give different views"
+    return json.loads(results[0])
 
 
 def canonical(value: Any) -> str:
@@ -147,19 +161,38 @@ def play(live: LiveGame, n: int, salt: int) -> None:
             live.state, live.seq = engine.apply(live.state, seat, action), live.seq + 1
 
 
+def tracked_inside(value: Any) -> int:
+    """How many objects the garbage collector tracks that ``value`` holds, at any depth."""
+    seen: set[int] = set()
+    todo = [value]
+    while todo:
+        for inner in gc.get_referents(todo.pop()):
+            if gc.is_tracked(inner) and not isinstance(inner, type) and id(inner) not in seen:
+                seen.add(id(inner))
+                todo.append(inner)
+    return len(seen)
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_a_game_keeps_its_patch_steps_as_text_the_garbage_collector_never_walks(game: str) -> None:
     # a busy server keeps every live game's last steps: as operation dicts and lists they
     # would make most of what each collection walks (docs/performance.md, D22)
     live = new_game(game, 4, 7)
+    for form in FORMS:
+        live.observe(KEEP, form)  # a room with clients of both forms
     for _ in range(12):
-        live.observe(KEEP)
         play(live, 1, 3)
+        live.observe(KEEP)
     steps = live.observe(KEEP).steps
     assert len(steps) == KEEP
     for step in steps:
-        assert isinstance(step.shared, str) and all(isinstance(text, str) for text in step.own.values())
-        assert not gc.is_tracked(step.own) and not gc.is_tracked(step.frames)
+        assert set(step.texts) == set(FORMS)
+        for texts in step.texts.values():
+            assert isinstance(texts.shared, str) and all(isinstance(text, str) for text in texts.own.values())
+            assert not gc.is_tracked(texts.own)
+        # a few containers a step, however many operations it holds: the texts by form, and
+        # each form's shared and own texts
+        assert tracked_inside(step) <= 1 + len(FORMS)
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -168,13 +201,14 @@ def test_only_the_newest_step_and_seq_keep_their_encoded_frames(game: str) -> No
     # only for a client that reconnects from it, so a game holds one step's frames, not 64
     live = new_game(game, 4, 7)
     live.state_text(0)  # a full state, as a welcome sends
-    live.observe(KEEP)
+    live.observe(KEEP, JSON_PATCH)
     for _ in range(5):
         play(live, 1, 3)
         step = live.newest_step(KEEP)
         assert step is not None
         for seat in [0, 1, 2, 3, None]:
-            live.step_text(step, seat)
+            live.step_text(step, seat, JSON_PATCH)
+        assert live.step_text(step, 0, COMPACT) is None  # no client took that form
     steps = list(live.observe(KEEP).steps)
     assert len(steps[-1].frames) == 5 and not any(step.frames for step in steps[:-1])
     assert live._frames is None  # the full frames of the first seq went with it
@@ -192,17 +226,19 @@ def test_a_client_applying_patches_holds_the_full_view_of_its_seat(
     game: str, players: int, seed: int, salt: int, gaps: list[int]
 ) -> None:
     live = new_game(game, players, seed)
-    live.observe(KEEP)  # as when the first full state goes out
-    seats: list[int | None] = [*range(players), None]
-    held = {seat: (live.seq, live.view(seat)) for seat in seats}  # what each client holds
-    saved: dict[int | None, tuple[int, Any]] = dict(held)  # a client that went away a while ago
+    for form in FORMS:
+        live.observe(KEEP, form)  # as when the first full state goes out to a client of each form
+    clients = [(seat, form) for seat in [*range(players), None] for form in FORMS]
+    held = {(seat, form): (live.seq, live.view(seat)) for seat, form in clients}  # what each client holds
+    saved = dict(held)  # a client that went away a while ago
     for turn in range(2000):
         if live.over:
             break
         play(live, gaps[turn % len(gaps)], salt)  # several moves between two fan-outs, at times
-        for seat in seats:
-            base, view = held[seat]
-            texts = live.patch_texts(seat, base, KEEP)
+        for client in clients:
+            seat, form = client
+            base, view = held[client]
+            texts = live.patch_texts(seat, base, KEEP, form)
             assert texts is not None  # the steps since the last fan-out are always kept
             full = live.view(seat)
             allowed = sub_values(full)
@@ -211,17 +247,18 @@ def test_a_client_applying_patches_holds_the_full_view_of_its_seat(
                 assert (frame["type"], frame["game_id"], frame["base"]) == ("patch", 1, base)
                 assert "seat" not in frame and "deadline" not in frame  # no clock in this game
                 for op in frame["ops"]:
-                    if "value" in op:
-                        assert canonical(op["value"]) in allowed, f"seat {seat} was sent {op}"
+                    sent = [op["value"]] if form == JSON_PATCH and "value" in op else op[2:] if form == COMPACT else []
+                    for value in sent:
+                        assert canonical(value) in allowed, f"seat {seat} was sent {op}"
                 view, base = apply_patch(view, frame["ops"]), frame["seq"]
             assert base == live.seq
             assert canonical(view) == canonical(full)
-            held[seat] = (live.seq, view)
+            held[client] = (live.seq, view)
             # a reconnect replays the steps missed, or (once they are no longer kept) says so
-            old_base, old_view = saved[seat]
-            chain = live.patch_texts(seat, old_base, KEEP)
+            old_base, old_view = saved[client]
+            chain = live.patch_texts(seat, old_base, KEEP, form)
             if chain is None:
-                saved[seat] = (live.seq, full)
+                saved[client] = (live.seq, full)
             else:
                 for text in chain:
                     old_view = apply_patch(old_view, json.loads(text)["ops"])
@@ -245,15 +282,22 @@ async def test_a_client_that_takes_patches_gets_one_per_move_and_the_same_view(s
     host = await Player(server.ws_base, room_id, host_token, patches=True).connect()
     guest = await Player(server.ws_base, room_id, guest_token, patches=True).connect()
     plain = await Player(server.ws_base, room_id, guest_token).connect()  # the guest in a second tab
+    compact = await Player(server.ws_base, room_id, guest_token, patches="compact").connect()  # and a third
     for mover, n in ((host, 1), (guest, 2), (host, 3)):
         assert (await mover.act({"type": "add", "n": n}))["type"] == "ack"
-    await guest.wait_state(lambda v: v["counter"] == 6)
-    await plain.wait_state(lambda v: v["counter"] == 6)
-    assert guest.state == plain.state  # patched view == the full frame, seat included
-    assert [f["type"] for f in guest.frames if f["type"] in ("state", "patch")] == ["state", "patch", "patch", "patch"]
+    for player in (guest, plain, compact):
+        await player.wait_state(lambda v: v["counter"] == 6)
+    assert guest.state == plain.state == compact.state  # patched view == the full frame, seat included
+    for player in (guest, compact):
+        assert [f["type"] for f in player.frames if f["type"] in ("state", "patch")] == ["state"] + ["patch"] * 3
     assert all(f["type"] != "patch" for f in plain.frames)  # it did not ask for patches
-    assert guest.stale == 0 and host.stale == 0
-    for player in (host, guest, plain):
+    # each in the form it asked for: the compact one's operations are arrays
+    patches = {p: [f for f in p.frames if f["type"] == "patch"] for p in (guest, compact)}
+    assert all(isinstance(op, dict) for f in patches[guest] for op in f["ops"])
+    assert all(isinstance(op, list) and op[0] in "+-=" for f in patches[compact] for op in f["ops"])
+    assert [f["seq"] for f in patches[guest]] == [f["seq"] for f in patches[compact]]
+    assert guest.stale == 0 and host.stale == 0 and compact.stale == 0
+    for player in (host, guest, plain, compact):
         await player.close()
 
 
@@ -369,13 +413,11 @@ def test_history_diffs_a_seats_own_views_where_the_engine_gives_no_operations(
         return diff(seat_view(old, seat), seat_view(new, seat)) if gives[new] else None
 
     history = History(KEEP, lambda state: {}, None, seat_view, seat_view_ops)
+    history.forms.update(FORMS)
     for seq in range(len(views)):
         history.advance(seq, seq, seats)
     for seat in seats:
-        held = seat_view(0, seat)
-        for step in history.chain(0) or []:
-            held = apply_patch(held, json.loads(f"[{step.ops_text(seat)}]"))
-        assert canonical(held) == canonical(seat_view(len(views) - 1, seat))
+        assert canonical(replay(history, seat_view(0, seat), seat)) == canonical(seat_view(len(views) - 1, seat))
 
 
 @given(
@@ -398,12 +440,10 @@ def test_history_diffs_the_shared_views_where_the_engine_gives_no_operations(
         return diff(views[old], views[new]) if gives[new] else None
 
     history = History(KEEP, shared_view, shared_view_ops)
+    history.forms.update(FORMS)
     for seq in range(len(views)):
         history.advance(seq, seq, [])
-    held = views[0]
-    for step in history.chain(0) or []:
-        held = apply_patch(held, json.loads(f"[{step.ops_text(None)}]"))
-    assert canonical(held) == canonical(views[-1])
+    assert canonical(replay(history, views[0], None)) == canonical(views[-1])
     assert all(gives[s] for s in range(1, len(views)) if s not in built)  # built only when diffed
 
 
@@ -425,6 +465,7 @@ def test_history_keeps_a_view_the_engines_operations_left_unchanged() -> None:
         return [] if new == 2 else None  # only the step to 2 is the engine's: nothing changed
 
     history = History(KEEP, view, ops, seat_view, ops)
+    history.forms.add(JSON_PATCH)
     for seq in range(4):
         history.advance(seq, seq, [0])
     assert (2, 0) not in built and (2, None) not in built

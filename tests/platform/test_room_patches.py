@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from support import ServerProcess
 from wsclient import Player, host_post, join, make_room, room_frames
 
@@ -21,9 +23,10 @@ def kinds(player: Player) -> list[str]:
     return [f["type"] for f in player.frames if f["type"] in ("room", "room_patch")]
 
 
-async def test_applied_room_patches_give_the_room_a_plain_client_is_sent(server: ServerProcess) -> None:
+@pytest.mark.parametrize("form", [True, "compact"])
+async def test_applied_room_patches_give_the_room_a_plain_client_is_sent(server: ServerProcess, form: Any) -> None:
     room_id, token, invite = await make_room(server.base, options={"target": 9})
-    patched = await Player(server.ws_base, room_id, token, patches=True).connect()
+    patched = await Player(server.ws_base, room_id, token, patches=form).connect()
     guest = await join(server.base, invite, "Guest")
     plain = await Player(server.ws_base, room_id, guest["token"]).connect()
 
@@ -54,6 +57,9 @@ async def test_applied_room_patches_give_the_room_a_plain_client_is_sent(server:
     assert kinds(patched)[0] == "room" and set(kinds(patched)[1:]) == {"room_patch"}
     assert len(kinds(patched)) > 4
     assert set(kinds(plain)) == {"room"}
+    # the form asked for: RFC 6902 objects, or arrays [sign, path, value]
+    ops = [op for f in patched.frames if f["type"] == "room_patch" for op in f["ops"]]
+    assert all(isinstance(op, dict if form is True else list) for op in ops)
     await patched.close()
     await plain.close()
 

@@ -313,6 +313,10 @@ class Deals:
             await self._pool.close()
 
 
+# --patches -> the hello's "patches" (docs/protocol.md, "Patch frames")
+HELLO_PATCHES: dict[str, Any] = {"compact": "compact", "json-patch": True, "none": False}
+
+
 async def _reader(room: Room, i: int, ws: Any, stats: Stats) -> None:
     with contextlib.suppress(Exception):
         async for text in ws:
@@ -413,7 +417,7 @@ async def play_room(
         for j in range(k):
             ws_base = bases[(index + (0 if args.room_affinity else j)) % len(bases)].replace("http://", "ws://")
             ws = await websockets.connect(f"{ws_base}/ws/{room_id}", max_size=1 << 22, compression=None)
-            hello = {"type": "hello", "token": tokens[j], "seq": None, "patches": args.patches}
+            hello = {"type": "hello", "token": tokens[j], "seq": None, "patches": HELLO_PATCHES[args.patches]}
             await ws.send(json.dumps(hello))
             room.socks.append(ws)
         readers = [asyncio.create_task(_reader(room, j, ws, stats)) for j, ws in enumerate(room.socks)]
@@ -856,7 +860,8 @@ def summary(report: dict[str, Any]) -> str:
         f"latency p50 {ours['latency_ms']['p50']} ms p95 {ours['latency_ms']['p95']} ms "
         f"p99 {ours['latency_ms']['p99']} ms, errors {ours['errors']}",
         f"  bytes per move per client: median {ours['median_bytes_per_move_per_client']} B, "
-        f"mean {ours['mean_frame_bytes']} B" + (" (patch frames)" if report.get("patches") else " (state frames)"),
+        f"mean {ours['mean_frame_bytes']} B"
+        + (" (state frames)" if report.get("patches") == "none" else f" ({report.get('patches')} patch frames)"),
     ]
     if "server" in ours:
         lines.append(
@@ -907,10 +912,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "beside the bare server); count21, the fixture game, is the transport baseline",
     )
     p.add_argument(
-        "--no-patches",
-        dest="patches",
-        action="store_false",
-        help="clients ask for full state frames instead of patch frames (as the browser does)",
+        "--patches",
+        choices=list(HELLO_PATCHES),
+        default="compact",
+        help="the patch frames the clients ask for: the compact form, as the pages do (default), RFC 6902 "
+        "objects (json-patch), or none (full state frames)",
+    )
+    p.add_argument(
+        "--no-patches", dest="patches", action="store_const", const="none", help="the same as --patches none"
     )
     p.add_argument("--options", help="game options as JSON (default: a standard game)")
     p.add_argument("--policy", default="random", help="the bot policy the clients play with")

@@ -16,6 +16,7 @@ from typing import Any
 from starlette.types import Send
 
 from .outbound import Identity, Outbound
+from .patches import PatchForm
 
 MAX_BACKLOG = 512  # frames a connection may fall behind before it is dropped (it resyncs)
 WRITER_LINGER = 2.0  # seconds a connection's writer waits for more frames before it ends
@@ -96,7 +97,7 @@ class Connection:
     muted: bool = False  # the host muted the member's chat, as last told to the client
     last_seq: dict[int, int] = field(default_factory=dict)  # game id -> last seq sent
     view_seat: dict[int, int | None] = field(default_factory=dict)  # game id -> seat of that view
-    patches: bool = False  # the client takes ``patch`` and ``room_patch`` frames (it said so in hello)
+    patches: PatchForm | None = None  # the form its ``patch`` and ``room_patch`` frames take (the hello said so)
     room_held: int | None = None  # the hub's room frame (Hub.room_last) this client holds; None: another
     screen_invite: str | None = None  # a shared screen: the invite path its key holds for (a new one retires it)
     closed: bool = False  # no more frames are taken; the socket closes once the backlog is out

@@ -9,6 +9,7 @@ from typing import Any
 
 from ..edge import BadInput, strict_json
 from .outbound import Error
+from .patches import COMPACT, JSON_PATCH, PatchForm
 
 REF_MAX = 64
 
@@ -27,7 +28,7 @@ class Hello:
     ref: Any
     token: str | None  # None: no token, or one that is not text (see token_given)
     token_given: bool  # a token was sent (so the cookie does not count, even if it is no text)
-    patches: bool  # the client takes ``patch`` frames
+    patches: PatchForm | None  # the client takes ``patch`` frames in this form
     resume: Resume | None
     # a shared screen's key (docs/protocol.md, "The shared screen"): "" for one that is no
     # text; None: no screen, a member with a token or the cookie
@@ -87,7 +88,7 @@ def read(text: str, max_bytes: int) -> Frame:
             ref,
             token=token if isinstance(token, str) and token else None,
             token_given=bool(token),
-            patches=frame.get("patches") is True,
+            patches=_patch_form(frame.get("patches")),
             resume=_resume(frame),
             screen=_screen_key(frame.get("screen")),
         )
@@ -110,6 +111,14 @@ def _screen_key(key: Any) -> str | None:
     if key is None:
         return None
     return key if isinstance(key, str) else ""
+
+
+def _patch_form(value: Any) -> PatchForm | None:
+    """The hello's ``patches``: ``true`` or ``"compact"``; anything else asks for full
+    states (a client that names a form this server does not know still gets a game)."""
+    if value is True:
+        return JSON_PATCH
+    return COMPACT if value == COMPACT else None
 
 
 def _resume(frame: dict[str, Any]) -> Resume | None:

@@ -29,7 +29,7 @@ from ...storage.movelog import MoveLog, NewMove, SeqTaken
 from .. import metrics
 from ..replay.replayer import initial_state, steps
 from .outbound import PatchFrame, StateFrames
-from .patches import History, Step
+from .patches import History, PatchForm, Step
 from .refusals import Refusal, RefusalLog
 
 log = logging.getLogger(__name__)
@@ -135,9 +135,10 @@ class LiveGame:
         size = self._frame_sizes.get(seat)
         return len(self.state_text(seat)) if size is None else size
 
-    def observe(self, keep: int) -> History:
+    def observe(self, keep: int, form: PatchForm | None = None) -> History:
         """The patch history, with every seat's view at the current seq recorded (once per
-        seq). It keeps the last ``keep`` steps."""
+        seq). It keeps the last ``keep`` steps, and writes the next ones in ``form`` too (a
+        client takes it)."""
         history = self.history
         if history is None:
             engine = self.engine
@@ -148,6 +149,8 @@ class LiveGame:
                 engine.seat_view,
                 getattr(engine, "seat_view_ops", None),
             )
+        if form is not None:
+            history.forms.add(form)
         if history.seq != self.seq:
             history.advance(self.seq, self.state, self._viewers)
             if self._frames_key is not None and self._frames_key[0] != self.seq:
@@ -156,23 +159,36 @@ class LiveGame:
                 self._frames, self._frames_key = None, None
         return history
 
-    def patch_texts(self, seat: int | None, base: int, keep: int) -> list[str] | None:
-        """The encoded ``patch`` frames that take ``seat``'s view from ``base`` to the current
-        seq (none if it is current), or None when the steps from ``base`` are not kept."""
+    def patch_texts(self, seat: int | None, base: int, keep: int, form: PatchForm) -> list[str] | None:
+        """The encoded ``patch`` frames in ``form`` that take ``seat``'s view from ``base`` to
+        the current seq (none if it is current), or None when the steps from ``base`` are not
+        kept, or some were made before a client took ``form``."""
         steps = self.observe(keep).chain(base)
-        return None if steps is None else [self.step_text(step, seat) for step in steps]
+        if steps is None:
+            return None
+        texts = []
+        for step in steps:
+            text = self.step_text(step, seat, form)
+            if text is None:
+                return None
+            texts.append(text)
+        return texts
 
     def newest_step(self, keep: int) -> Step | None:
         """The step to the current seq (every seat's view recorded first), if it is kept."""
         steps = self.observe(keep).steps
         return steps[-1] if steps and steps[-1].seq == self.seq else None
 
-    def step_text(self, step: Step, seat: int | None) -> str:
-        """``step``'s encoded ``patch`` frame for ``seat``: encoded once for every connection
-        of that seat."""
-        text = step.frames.get(seat)
+    def step_text(self, step: Step, seat: int | None, form: PatchForm) -> str | None:
+        """``step``'s encoded ``patch`` frame in ``form`` for ``seat``: encoded once for every
+        connection of that seat that takes the form. None if the step was made before a
+        client took ``form``."""
+        key = (seat, form)
+        text = step.frames.get(key)
         if text is None:
-            text = step.frames[seat] = PatchFrame(self.id, step, self.deadline_ms(), seat).encode()
+            if form not in step.texts:
+                return None
+            text = step.frames[key] = PatchFrame(self.id, step, self.deadline_ms(), seat, form).encode()
         return text
 
 

@@ -26,7 +26,7 @@ from .events import (
 )
 from .games import GameService, LiveGame
 from .outbound import Chat, Closed, Error, Host, Identity, Kicked, Outbound, Room, RoomPatch, You
-from .patches import Step, diff
+from .patches import Op, PatchForm, Step, diff
 
 _NO_VIEW = -1  # no seat's view (seats are None or from 0)
 PATCH_ALWAYS = 256  # bytes: patches this small go out without a look at the full frame's size
@@ -130,8 +130,8 @@ class Hub:
         seat = live.seat_of(conn.member_id)
         conn.last_seq[live.id] = live.seq
         conn.view_seat[live.id] = seat
-        if conn.patches:
-            live.observe(self.patch_steps)  # the next move can then go out as a patch
+        if conn.patches is not None:
+            live.observe(self.patch_steps, conn.patches)  # the next move can then go out as a patch
         conn.send_text(live.state_text(seat))
 
     def send_update(self, conn: Connection, live: LiveGame, newest: Step | None = None) -> None:
@@ -143,11 +143,10 @@ class Hub:
         if last is not None and last >= live.seq:
             return
         seat = live.seat_of(conn.member_id)
-        if conn.patches and last is not None and conn.view_seat.get(live.id, _NO_VIEW) == seat:
-            if newest is not None and newest.base == last:
-                texts: list[str] | None = [live.step_text(newest, seat)]
-            else:
-                texts = live.patch_texts(seat, last, self.patch_steps)
+        form = conn.patches
+        if form is not None and last is not None and conn.view_seat.get(live.id, _NO_VIEW) == seat:
+            text = live.step_text(newest, seat, form) if newest is not None and newest.base == last else None
+            texts = [text] if text is not None else live.patch_texts(seat, last, self.patch_steps, form)
             if texts is not None:
                 size = sum(map(len, texts))
                 if size < PATCH_ALWAYS or size < live.state_size(seat):
@@ -161,7 +160,7 @@ class Hub:
         """A reconnecting client says it holds a view of ``seat`` at ``seq`` (``at``): replay
         the patches it missed, if it holds a view of the seat its member holds now, else a
         full state."""
-        if conn.patches and at is not None and at[0] <= live.seq and at[1] == live.seat_of(conn.member_id):
+        if conn.patches is not None and at is not None and at[0] <= live.seq and at[1] == live.seat_of(conn.member_id):
             seq, seat = at
             conn.last_seq[live.id] = seq
             conn.view_seat[live.id] = seat
@@ -183,7 +182,7 @@ class Hub:
         # after a move, nearly every connection holds the view one step back: the step is
         # looked up once here, not by each connection among the steps kept (the views are
         # recorded only if some connection takes patches, see LiveGame.observe)
-        newest = live.newest_step(self.patch_steps) if any(conn.patches for conn in conns) else None
+        newest = live.newest_step(self.patch_steps) if any(conn.patches is not None for conn in conns) else None
         for conn in list(conns):
             self.send_update(conn, live, newest)
 
@@ -287,15 +286,19 @@ class Hub:
         number = held + 1
         self.room_last[room_id] = (number, room)
         full: str | None = None
-        patch: str | None = None
+        ops: list[Op] | None = None
+        patches: dict[PatchForm, str] = {}
         for conn in list(self.rooms.get(room_id, ())):
             if not self.keeps_screen(conn, invite):
                 continue  # a screen a new invite link retired: closed before it sees the new code
-            if conn.patches and before is not None and conn.room_held == held:
+            form = conn.patches
+            if form is not None and before is not None and conn.room_held == held:
                 # the client holds the room of the last frame: it gets only what changed
-                if patch is None:
+                if ops is None:
                     ops = diff(before, room)
-                    patch = RoomPatch(ops).encode() if ops else ""
+                patch = patches.get(form)
+                if patch is None:
+                    patch = patches[form] = RoomPatch(ops, form).encode() if ops else ""
                 if patch:
                     conn.send_text(patch)
             else:

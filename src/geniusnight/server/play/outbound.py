@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from .patches import Step
+from .patches import JSON_PATCH, PatchForm, Step, write_ops
 from .patches import encode as encode_json
 
 
@@ -112,12 +112,14 @@ class Room:
 @dataclass(frozen=True, slots=True)
 class RoomPatch:
     """What changed in the room since the ``room`` (or ``room_patch``) frame this connection
-    got last: an RFC 6902 JSON Patch of the room object, for clients that take patches."""
+    got last: an RFC 6902 JSON Patch of the room object, for clients that take patches, in
+    the form they take."""
 
     ops: list[dict[str, Any]]
+    form: PatchForm = JSON_PATCH
 
     def encode(self) -> str:
-        return encode_json({"type": "room_patch", "ops": self.ops})
+        return encode_json({"type": "room_patch", "ops": write_ops(self.ops, self.form)})
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,13 +227,17 @@ class PatchFrame:
     step: Step
     deadline: float | None  # epoch ms
     seat: int | None
+    form: PatchForm = JSON_PATCH
 
     def encode(self) -> str:
+        """The frame's text; the step must hold its operations in ``form``."""
         step = self.step
+        ops = step.ops_text(self.seat, self.form)
+        assert ops is not None, "the step was made before a client took this form"
         head = step.head
         if not head:
             clock = "" if self.deadline is None else f'"deadline":{encode_json(self.deadline)},'
             head = step.head = (
                 f'{{"type":"patch","game_id":{self.game_id},"seq":{step.seq},"base":{step.base},{clock}"ops":['
             )
-        return f"{head}{step.ops_text(self.seat)}]}}"
+        return f"{head}{ops}]}}"

@@ -2,10 +2,11 @@
 
 A client that says ``"patches": true`` in its ``hello`` gets, after its first full ``state``,
 one ``patch`` frame per accepted move instead of the whole view again (docs/protocol.md,
-"Patch frames"). Views are plain JSON values (dicts, lists, strings, numbers, booleans,
-None), so the diff needs no general-purpose library; ours emits only ``add``, ``remove`` and
-``replace`` and is 10-40 times faster than ``jsonpatch.make_patch`` on the games' views
-(``bench/patches.py``; docs/performance.md, D10).
+"Patch frames"); one that says ``"patches": "compact"`` gets the same operations written as
+arrays (``COMPACT``), a third fewer bytes. Views are plain JSON values (dicts,
+lists, strings, numbers, booleans, None), so the diff needs no general-purpose library;
+ours emits only ``add``, ``remove`` and ``replace`` and is 10-40 times faster than
+``jsonpatch.make_patch`` on the games' views (``bench/patches.py``; docs/performance.md, D10).
 
 >>> diff({"a": 1, "b": [1, 2, 3]}, {"a": 2, "b": [1, 9, 2, 3]})
 [{'op': 'replace', 'path': '/a', 'value': 2}, {'op': 'add', 'path': '/b/1', 'value': 9}]
@@ -22,11 +23,37 @@ from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from itertools import takewhile
 from operator import eq, is_, truth
-from typing import Any
+from typing import Any, Literal, NamedTuple
 
 import orjson
 
 Op = dict[str, Any]
+
+# How a client's ``patch`` and ``room_patch`` frames write their operations: as RFC 6902
+# objects (``"patches": true`` in its hello), or each as an array, ``[sign, path]`` or
+# ``[sign, path, value]``, the sign ``+`` for add, ``-`` for remove and ``=`` for replace
+# (``"patches": "compact"``). Text, not an enum: a step's texts are kept by form, and
+# containers of text only are never walked by the garbage collector (see Step).
+PatchForm = Literal["json-patch", "compact"]
+JSON_PATCH: PatchForm = "json-patch"
+COMPACT: PatchForm = "compact"
+SIGNS = {"add": "+", "remove": "-", "replace": "="}  # the compact form's signs
+_OPS = {sign: op for op, sign in SIGNS.items()}
+
+
+def write_ops(ops: list[Op], form: PatchForm) -> list[Any]:
+    """``ops`` as ``form`` writes them.
+
+    >>> write_ops([{"op": "replace", "path": "/a", "value": 2}, {"op": "remove", "path": "/b/0"}], COMPACT)
+    [['=', '/a', 2], ['-', '/b/0']]
+    """
+    if form == JSON_PATCH:
+        return ops
+    return [
+        [SIGNS[op["op"]], op["path"], op["value"]] if "value" in op else [SIGNS[op["op"]], op["path"]] for op in ops
+    ]
+
+
 # the standard library's compact encoding (views hold no cycles: nothing to check for)
 _encode_json = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
 
@@ -268,10 +295,17 @@ def _no_own_part(state: Any, seat: int | None) -> dict[str, Any]:
     return {}
 
 
-def apply_patch(doc: Any, ops: list[Op]) -> Any:
-    """``doc`` with ``ops`` applied (a new value; ``doc`` is not changed). The reference the
-    browser's ``static/js/patch.js`` follows; tests use it to check every patch sent."""
+def apply_patch(doc: Any, ops: list[Any]) -> Any:
+    """``doc`` with ``ops`` applied (a new value; ``doc`` is not changed), in either
+    ``PatchForm``. The reference the browser's ``static/js/patch.js`` follows; tests use it
+    to check every patch sent.
+
+    >>> apply_patch({"a": [1]}, [["+", "/a/1", 2], {"op": "replace", "path": "/b", "value": 3}])
+    {'a': [1, 2], 'b': 3}
+    """
     for op in ops:
+        if isinstance(op, list):
+            op = {"op": _OPS[op[0]], "path": op[1], **({"value": op[2]} if len(op) > 2 else {})}
         doc = _apply(doc, [_unescape(p) for p in op["path"].split("/")[1:]], op)
     return doc
 
@@ -310,13 +344,28 @@ def _apply(doc: Any, parts: list[str], op: Op) -> Any:
     raise ValueError(f"no container at {op['path']!r}")
 
 
+class OpsText(NamedTuple):
+    """One step's operations in one ``PatchForm``: those on the part every seat sees alike,
+    and each seat's on its own part, each as its JSON text without the brackets ("" for
+    none)."""
+
+    shared: str
+    own: dict[int | None, str]
+
+    def of(self, seat: int | None) -> str:
+        """``seat``'s operations, shared first, as the JSON text inside a patch's brackets."""
+        own = self.own.get(seat, "")
+        return f"{self.shared},{own}" if self.shared and own else self.shared or own
+
+
 @dataclass(slots=True)
 class Step:
     """One game's views moving from ``base`` to ``seq``: the operations on the part every
     seat sees alike, once, and each seat's operations on its own part (disjoint keys, see
-    ``Engine.seat_view``), each kept as its JSON text without the brackets ("" for none).
-    The newest step's encoded frames are kept by seat, so connections of one seat (or all
-    spectators) share one string, and so is the frame's head, alike for every seat; an
+    ``Engine.seat_view``), as text in each ``PatchForm`` some client of the game took when
+    the step was made. The newest step's encoded frames are kept by seat and form, so
+    connections of one seat (or all spectators) share one string, and so is the frame's
+    head, alike for every seat and form; an
     older step lets them go (``History.advance``): they are only made again for a client
     that reconnects from it, and a game's last 64 steps' frames would be a third of a busy
     server's memory (docs/performance.md, D22).
@@ -328,15 +377,15 @@ class Step:
 
     base: int
     seq: int
-    shared: str
-    own: dict[int | None, str]
-    frames: dict[int | None, str] = field(default_factory=dict)
+    texts: dict[PatchForm, OpsText]  # by form
+    frames: dict[tuple[int | None, PatchForm], str] = field(default_factory=dict)  # by seat and form
     head: str = ""  # the encoded patch frame up to its operations, once one was encoded
 
-    def ops_text(self, seat: int | None) -> str:
-        """``seat``'s operations, shared first, as the JSON text inside a patch's brackets."""
-        own = self.own.get(seat, "")
-        return f"{self.shared},{own}" if self.shared and own else self.shared or own
+    def ops_text(self, seat: int | None, form: PatchForm = JSON_PATCH) -> str | None:
+        """``seat``'s operations in ``form``, shared first, as the JSON text inside a patch's
+        brackets; None if no client took that form when the step was made."""
+        texts = self.texts.get(form)
+        return None if texts is None else texts.of(seat)
 
 
 class History:
@@ -353,7 +402,11 @@ class History:
     A view an earlier step did not build is built again from that step's state; one the
     engine's operations left unchanged is kept. (An engine may give operations for some
     moves only: Brainiac's within a phase, where the views it would take to diff are what
-    the move costs.)"""
+    the move costs.)
+
+    A step's operations are written in each form in ``forms``: those the game's clients took
+    so far (``observe`` adds a client's), so a game all of whose clients take one form
+    encodes only that one."""
 
     def __init__(
         self,
@@ -366,6 +419,7 @@ class History:
         self.seq: int | None = None
         self.state: Any = None
         self.steps: deque[Step] = deque(maxlen=keep)
+        self.forms: set[PatchForm] = set()
         self._shared_view = shared_view
         self._shared_view_ops = shared_view_ops
         self._seat_view = seat_view if seat_view is not None else _no_own_part
@@ -376,7 +430,7 @@ class History:
     def advance(self, seq: int, state: Any, seats: Sequence[int | None]) -> None:
         own: dict[int | None, dict[str, Any]] = {}
         if self.seq is not None and seq > self.seq:
-            own_texts = {}
+            own_ops: dict[int | None, list[Op]] = {}
             for seat in seats:
                 ops = self._seat_view_ops(self.state, state, seat) if self._seat_view_ops is not None else None
                 if ops is None:
@@ -389,7 +443,7 @@ class History:
                 elif not ops and seat in self._own:
                     own[seat] = self._own[seat]  # unchanged: still the view of this seat
                 if ops:
-                    own_texts[seat] = encode(ops)[1:-1]
+                    own_ops[seat] = ops
             shared_ops = self._shared_view_ops(self.state, state) if self._shared_view_ops is not None else None
             shared = None
             if shared_ops == []:
@@ -400,7 +454,14 @@ class History:
                 shared_ops = top_diff(old, shared)
             if self.steps:
                 self.steps[-1].frames.clear()  # no longer the newest (see Step)
-            self.steps.append(Step(self.seq, seq, encode(shared_ops)[1:-1] if shared_ops else "", own_texts))
+            texts = {
+                form: OpsText(
+                    encode(write_ops(shared_ops, form))[1:-1] if shared_ops else "",
+                    {seat: encode(write_ops(ops, form))[1:-1] for seat, ops in own_ops.items()},
+                )
+                for form in self.forms
+            }
+            self.steps.append(Step(self.seq, seq, texts))
             self._shared = shared
         else:
             if self.seq is not None and seq < self.seq:  # the game was rebuilt from its log
