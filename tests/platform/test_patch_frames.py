@@ -214,6 +214,23 @@ def test_only_the_newest_step_and_seq_keep_their_encoded_frames(game: str) -> No
     assert live._frames is None  # the full frames of the first seq went with it
 
 
+def test_steps_made_before_a_client_took_a_form_are_not_sent_in_it() -> None:
+    # a client of the compact form that comes (or resumes) after steps were written for RFC
+    # 6902 clients only gets a full state for them, then patches in its form from its state on
+    live = new_game("ingenious", 4, 7)
+    live.observe(KEEP, JSON_PATCH)
+    base = live.seq
+    play(live, 2, 3)
+    assert live.patch_texts(0, base, KEEP, JSON_PATCH) is not None
+    assert live.patch_texts(0, base, KEEP, COMPACT) is None  # the hub then sends a full state
+    live.observe(KEEP, COMPACT)  # as send_state does for the compact client
+    now = live.seq
+    play(live, 1, 3)
+    texts = live.patch_texts(0, now, KEEP, COMPACT)
+    assert texts is not None and all(isinstance(op, list) for op in json.loads(texts[0])["ops"])
+    assert live.patch_texts(0, base, KEEP, COMPACT) is None  # the older steps still lack it
+
+
 @pytest.mark.parametrize("game", GAMES)
 @settings(max_examples=4, deadline=None)
 @given(
