@@ -3,9 +3,9 @@
 A client that says ``"patches": true`` in its ``hello`` gets, after its first full ``state``,
 one ``patch`` frame per accepted move instead of the whole view again (docs/protocol.md,
 "Patch frames"); one that says ``"patches": "compact"`` gets the same operations written as
-arrays (``COMPACT``), a third fewer bytes. Views are plain JSON values (dicts,
-lists, strings, numbers, booleans, None), so the diff needs no general-purpose library;
-ours emits only ``add``, ``remove`` and ``replace`` and is 10-40 times faster than
+arrays (``COMPACT``), a third fewer bytes. Views are plain JSON values (dicts, lists,
+strings, numbers, booleans, None), so the diff needs no general-purpose library; ours emits
+only ``add``, ``remove`` and ``replace`` and is 10-40 times faster than
 ``jsonpatch.make_patch`` on the games' views (``bench/patches.py``; docs/performance.md, D10).
 
 >>> diff({"a": 1, "b": [1, 2, 3]}, {"a": 2, "b": [1, 9, 2, 3]})
@@ -32,8 +32,7 @@ Op = dict[str, Any]
 # How a client's ``patch`` and ``room_patch`` frames write their operations: as RFC 6902
 # objects (``"patches": true`` in its hello), or each as an array, ``[sign, path]`` or
 # ``[sign, path, value]``, the sign ``+`` for add, ``-`` for remove and ``=`` for replace
-# (``"patches": "compact"``). Text, not an enum: a step's texts are kept by form, and
-# containers of text only are never walked by the garbage collector (see Step).
+# (``"patches": "compact"``). A form is the text the protocol names it by.
 PatchForm = Literal["json-patch", "compact"]
 JSON_PATCH: PatchForm = "json-patch"
 COMPACT: PatchForm = "compact"
@@ -365,10 +364,9 @@ class Step:
     ``Engine.seat_view``), as text in each ``PatchForm`` some client of the game took when
     the step was made. The newest step's encoded frames are kept by seat and form, so
     connections of one seat (or all spectators) share one string, and so is the frame's
-    head, alike for every seat and form; an
-    older step lets them go (``History.advance``): they are only made again for a client
-    that reconnects from it, and a game's last 64 steps' frames would be a third of a busy
-    server's memory (docs/performance.md, D22).
+    head, alike for every seat and form; an older step lets them go (``History.advance``):
+    they are only made again for a client that reconnects from it, and a game's last 64
+    steps' frames would be a third of a busy server's memory (docs/performance.md, D22).
 
     Text, not operation objects: a game keeps its last steps (``History``) and a busy server
     holds tens of thousands of them, which as dicts and lists the cyclic garbage collector
