@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import re
 
-from playwright.async_api import Browser, Route, expect
+from playwright.async_api import Browser, Page, Route, expect
 
 from browser_rooms import PHONE, play_count21_to_the_end
 from support import ServerProcess
@@ -98,14 +98,19 @@ async def test_an_unknown_room_or_invite_is_one_plain_no_such_room_page(
     await page.context.close()
 
 
-async def test_the_invite_page_names_the_game_and_the_host(server: ServerProcess, browser: Browser) -> None:
+async def ada_opens_a_room(server: ServerProcess, browser: Browser) -> tuple[Page, str]:
+    """Ada creates a Count to 21 room on the home page: her page and the room's invite link."""
     page = await browser.new_page()
     await page.goto(server.base + "/")
     await page.get_by_test_id("game-count21").check(force=True)
     await page.get_by_test_id("host-name").fill("Ada")
     await page.get_by_test_id("create-room").click()
     await expect(page.get_by_test_id("invite-url")).to_have_value(re.compile("/join/"))
-    invite = await page.get_by_test_id("invite-url").input_value()
+    return page, await page.get_by_test_id("invite-url").input_value()
+
+
+async def test_the_invite_page_names_the_game_and_the_host(server: ServerProcess, browser: Browser) -> None:
+    page, invite = await ada_opens_a_room(server, browser)
     guest = await browser.new_page()
     await guest.goto(invite)
     await expect(guest.get_by_test_id("join-title")).to_have_text("Join Ada’s game of Count to 21")
@@ -119,13 +124,7 @@ async def test_a_name_typed_before_the_page_script_arrives_takes_the_seat(
 ) -> None:
     """On a slow phone the join page is drawn before its script has come: a tap then must not
     be the browser's own submit, which reloads the page and loses the name."""
-    host = await browser.new_page()
-    await host.goto(server.base + "/")
-    await host.get_by_test_id("game-count21").check(force=True)
-    await host.get_by_test_id("host-name").fill("Ada")
-    await host.get_by_test_id("create-room").click()
-    await expect(host.get_by_test_id("invite-url")).to_have_value(re.compile("/join/"))
-    invite = await host.get_by_test_id("invite-url").input_value()
+    host, invite = await ada_opens_a_room(server, browser)
 
     phone_ctx = await browser.new_context(**PHONE)  # type: ignore[arg-type]
     phone = await phone_ctx.new_page()
