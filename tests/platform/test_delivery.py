@@ -4,6 +4,7 @@ move writer waiting for a lock another connection holds (docs/performance.md, D2
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from typing import Any
 
@@ -13,6 +14,7 @@ import websockets
 
 from geniusnight.server.play import connection
 from geniusnight.server.play.connection import Connection
+from geniusnight.server.play.patches import apply_patch
 from inprocess import serve
 
 
@@ -202,3 +204,45 @@ async def test_frames_reach_the_client_whole_and_in_order(db_url: str, compressi
             assert (await game_frame(ada))["code"] == "not_your_turn"
             await ada.send(json.dumps({"type": "ping", "ref": "p"}))
             assert await game_frame(ada) == {"type": "pong", "ref": "p"}
+
+
+@pytest.mark.parametrize("patches", [True, "compact"])
+async def test_the_welcome_comes_first_when_a_game_starts_while_it_is_read(db_url: str, patches: object) -> None:
+    """A socket is one of the room's from its hello on, and its welcome is read after that:
+    a game the host starts meanwhile reaches it after the welcome (the protocol's first frame,
+    and a page draws a game only once it knows the room), and the client ends on the started
+    game's view and a playing room."""
+    async with serve(db_url) as srv, httpx.AsyncClient(base_url=srv.base) as c:
+        host = (await c.post("/api/rooms", json={"game": "count21", "name": "Ada"})).json()
+        c.cookies.clear()
+        guest = (await c.post(f"/api/join/{host['invite_url'].rsplit('/', 1)[1]}", json={"name": "Bo"})).json()
+        c.cookies.clear()
+        room_id = host["room_id"]
+        auth = {"Authorization": f"Bearer {host['token']}"}
+        hub, rooms = srv.state.hub, srv.state.rooms
+        recent_chat = rooms.recent_chat
+        started: dict[str, Any] = {}
+
+        async def start_then_read(room: str) -> list[dict[str, Any]]:
+            started.update((await c.post(f"/api/rooms/{room_id}/start", headers=auth)).json())
+            async with asyncio.timeout(5):  # until the hub has sent the guest's socket the start
+                while not any(conn.last_seq for conn in hub.room_connections(room_id)):
+                    await asyncio.sleep(0.01)
+            rooms.recent_chat = recent_chat
+            return await recent_chat(room)
+
+        rooms.recent_chat = start_then_read
+        async with websockets.connect(f"{srv.ws_base}/ws/{room_id}") as bo:
+            await bo.send(json.dumps({"type": "hello", "token": guest["token"], "patches": patches}))
+            got = [json.loads(await asyncio.wait_for(bo.recv(), 5))]
+            with contextlib.suppress(TimeoutError):  # every frame until the socket is quiet
+                while True:
+                    got.append(json.loads(await asyncio.wait_for(bo.recv(), 1)))
+        assert got[0]["type"] == "welcome", [f["type"] for f in got]
+        states = [f for f in got if f["type"] == "state"]
+        assert [(f["game_id"], f["seq"], f["seat"]) for f in states] == [(started["game_id"], 0, 1)]
+        room: dict[str, Any] = {}
+        for f in got:  # the room the client holds, as the page follows it
+            room = f["room"] if f["type"] in ("welcome", "room") else room
+            room = apply_patch(room, f["ops"]) if f["type"] == "room_patch" else room
+        assert room["status"] == "playing" and room["game_id"] == started["game_id"]

@@ -103,6 +103,10 @@ class Connection:
     closed: bool = False  # no more frames are taken; the socket closes once the backlog is out
     close_code: int = 1000  # the websocket close code it then closes with (``finish``)
     backlog: deque[str] = field(default_factory=deque)
+    # frames the hub sent while the socket's welcome was being read (a list from its hello to
+    # its welcome; None: none are held): they follow the welcome, which the protocol sends
+    # first (a page draws a game only once it knows the room)
+    held: list[str] | None = None
     _writer: asyncio.Task[None] | None = None
     _wake: asyncio.Future[None] | None = None  # set while the writer waits for frames
     _waiting_since: float = 0.0  # loop time the writer began to wait
@@ -119,6 +123,13 @@ class Connection:
     def send_text(self, text: str) -> None:
         if self.closed:
             return
+        held = self.held
+        if held is not None:
+            if len(held) >= MAX_BACKLOG:
+                self.finish()
+            else:
+                held.append(text)
+            return
         if self._idle():
             self._send_now(text)
             return
@@ -127,6 +138,13 @@ class Connection:
             return
         self.backlog.append(text)
         self._kick()
+
+    def welcome(self, frame: Outbound) -> None:
+        """Send the welcome, then the frames held for it (see ``held``), in the order they came."""
+        held, self.held = self.held, None
+        self.send_frame(frame)
+        for text in held or ():
+            self.send_text(text)
 
     def _idle(self) -> bool:
         """Nothing queued, nothing on its way, no writer busy: a frame can go out now."""
@@ -149,12 +167,16 @@ class Connection:
         the writer closes it."""
         self.closed = True
         self.backlog.clear()
+        self.held = None
 
     def finish(self, code: int = 1000) -> None:
         """Close after the frames already queued (or held) have gone out, with the websocket
         close ``code`` (a refusal's, as at the hello: 4401 for a key that admits no more).
         A connection already closing keeps the code it was given first."""
         if not self.closed:
+            if self.held:  # refused before its welcome: what it was told (why) still goes out
+                self.backlog.extend(self.held)
+            self.held = None
             self.closed = True
             self.close_code = code
             self._kick()

@@ -191,6 +191,7 @@ async def _admit(ws: WebSocket, send: Send, ports: SocketPorts, room_id: str) ->
         away=admitted.away,
         muted=admitted.muted,
         patches=hello.patches,
+        held=[],  # until its welcome
     )
     ports.hub.add(conn)
     return conn, hello
@@ -223,6 +224,7 @@ async def _admit_screen(
         name="",
         patches=hello.patches,
         screen_invite=invite_path,
+        held=[],  # until its welcome
     )
     ports.hub.add(conn)
     return conn, hello
@@ -230,13 +232,17 @@ async def _admit_screen(
 
 async def _welcome(ports: SocketPorts, conn: Connection, hello: Hello) -> None:
     """The welcome frame (room, who you are, recent chat), then the current game's state,
-    or only the patches since the view the hello says the client holds."""
+    or only the patches since the view the hello says the client holds.
+
+    The connection is in the hub while the welcome is read: what the room did meanwhile (a
+    game's start, a move) is held and follows the welcome (``Connection.held``)."""
     chat = await ports.rooms.recent_chat(conn.room_id)
     snap = await ports.rooms.snapshot(conn.room_id)
     if snap is not None and not ports.hub.keeps_screen(conn, snap.get("invite_path")):
         return  # retired since its hello
-    conn.send_frame(outbound.Welcome(conn.seat, snap, conn.identity(), chat))
-    conn.room_held = None  # the welcome's room is read here, not the hub's last frame: the next is whole
+    # a room frame held (room_held is then set) comes after the welcome, and the client ends
+    # on the hub's last room frame as every other connection; else the next one is whole
+    conn.welcome(outbound.Welcome(conn.seat, snap, conn.identity(), chat))
     await _send_current_state(ports, conn, snap.get("game_id") if snap else None, hello)
 
 
@@ -264,12 +270,14 @@ async def _hello(ws: WebSocket, max_bytes: int, seconds: float) -> Hello | None:
 
 
 async def _send_current_state(ports: SocketPorts, conn: Connection, game_id: int | None, hello: Hello) -> None:
-    if game_id is None:
-        return
+    if game_id is None or (conn.last_seq and max(conn.last_seq) > game_id):
+        return  # no game, or a newer one's state went out with the welcome (held)
     # with several processes this one's cache may lag behind the log: read the new moves first
     games = ports.games
     live = await (games.catch_up(game_id) if games.multi_process else games.get(game_id))
-    if hello.resume is not None and hello.resume.game_id == game_id:
+    if game_id in conn.last_seq:
+        ports.hub.send_update(conn, live)  # the hub sent its state meanwhile: only what is newer
+    elif hello.resume is not None and hello.resume.game_id == game_id:
         ports.hub.resume(conn, live, hello.resume.at)
     else:
         ports.hub.send_state(conn, live)
