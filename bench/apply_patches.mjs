@@ -15,7 +15,8 @@ function pass(form) {
   for (const g of games) {
     let view = g.view;
     for (const text of g[form]) {
-      view = applyPatch(view, JSON.parse(text).ops);
+      const frame = JSON.parse(text);
+      view = applyPatch(view, Array.isArray(frame) ? frame[4] : frame.ops); // ["p", game, seq, base, ops]
       frames++;
     }
   }

@@ -26,6 +26,7 @@ import jsonpatch
 
 from geniusnight.engines import get_engine
 from geniusnight.server.play.games import LiveGame
+from geniusnight.server.play.outbound import expand
 from geniusnight.server.play.patches import COMPACT, JSON_PATCH, apply_patch, diff
 
 GAMES = ("ingenious", "genius-idea", "brainiac")
@@ -58,7 +59,7 @@ def play_one(game: str, seed: int, frames: list[dict[str, Any]]) -> dict[str, li
             assert texts is not None and len(texts) == 1 and compact is not None
             new = live.view(s)
             as_sent = json.loads(json.dumps(views[s])), json.loads(json.dumps(new))
-            assert apply_patch(as_sent[0], json.loads(compact[0])["ops"]) == as_sent[1]
+            assert apply_patch(as_sent[0], expand(json.loads(compact[0]))["ops"]) == as_sent[1]
             if s == 0:
                 seat0[JSON_PATCH] += texts
                 seat0[COMPACT] += compact

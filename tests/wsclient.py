@@ -10,6 +10,7 @@ from typing import Any
 import httpx
 import websockets
 
+from geniusnight.server.play.outbound import expand
 from geniusnight.server.play.patches import apply_patch
 from support import TLS
 
@@ -60,7 +61,8 @@ class Player:
         return self
 
     async def recv(self, timeout: float = 5) -> dict[str, Any]:
-        frame = json.loads(await asyncio.wait_for(self.ws.recv(), timeout))
+        # a compact frame (an array) as its object form
+        frame = expand(json.loads(await asyncio.wait_for(self.ws.recv(), timeout)))
         self.frames.append(frame)
         if frame["type"] == "state":
             self.state = frame

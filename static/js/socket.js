@@ -11,6 +11,20 @@
 import { t } from "./i18n.js";
 import { applyPatch } from "./patch.js";
 
+// A frame as the handlers read it: the compact form's arrays, the frames that come with
+// every move (docs/protocol.md, "The compact form"), as the objects they stand for.
+export function expand(frame) {
+  if (!Array.isArray(frame)) return frame;
+  const [name, ...rest] = frame;
+  if (name === "p") {
+    const [game_id, seq, base, ops, deadline] = rest;
+    return { type: "patch", game_id, seq, base, ops, ...(deadline === undefined ? {} : { deadline }) };
+  }
+  if (name === "a") return { type: "ack", ref: rest[0], seq: rest[1], duplicate: rest[2] === true };
+  if (name === "r") return { type: "room_patch", ops: rest[0] };
+  return { type: `unknown ${name}` };
+}
+
 export class RoomSocket {
   constructor(roomId, handlers, hello = {}) {
     this.roomId = roomId;
@@ -47,7 +61,7 @@ export class RoomSocket {
       if (held) Object.assign(hello, { game_id: this.gameId, seq: this.lastSeq[this.gameId], seat: held.seat });
       ws.send(JSON.stringify(hello));
     };
-    ws.onmessage = (event) => this.onFrame(JSON.parse(event.data));
+    ws.onmessage = (event) => this.onFrame(expand(JSON.parse(event.data)));
     ws.onclose = () => {
       if (ws !== this.ws) return; // an old socket closing after a reconnect frame
       this.handlers.status?.("closed");

@@ -11,6 +11,7 @@ import re
 from playwright.async_api import Browser, WebSocket, expect
 
 from browser_rooms import PHONE, PHONES, close_all, no_sideways_scroll, open_room, press, screen_path
+from geniusnight.server.play.outbound import expand
 from support import ServerProcess
 
 
@@ -33,7 +34,7 @@ async def test_a_living_room_plays_by_code_with_a_shared_screen(server: ServerPr
     frames: list[dict] = []
 
     def watch(ws: WebSocket) -> None:
-        ws.on("framereceived", lambda payload: frames.append(json.loads(payload)))
+        ws.on("framereceived", lambda payload: frames.append(expand(json.loads(payload))))
 
     screen.on("websocket", watch)
     errors: list[str] = []

@@ -7,6 +7,7 @@ import json
 from playwright.async_api import Browser, BrowserContext, Page, Route, WebSocket, expect
 
 from browser_rooms import play_count21_to_the_end
+from geniusnight.server.play.outbound import expand
 from support import ServerProcess
 from wsclient import Player, join
 
@@ -73,11 +74,13 @@ async def test_two_browsers_join_by_invite_play_and_reload_to_the_same_seat(
     await play_count21_to_the_end([host, guest])
     await expect(host.get_by_test_id("turn")).to_contain_text("over")
     await expect(host.get_by_test_id("rematch")).to_be_visible()
-    # after each full state the moves came as patches in the compact form the page asks for,
-    # and every one fitted the view held
-    assert any(f["type"] == "patch" for f in received)
+    # after each full state the moves came as patches in the compact form the page asks for
+    # (patches, acks and room patches as arrays), and every one fitted the view held
     assert all(f.get("patches") == "compact" for f in sent if f["type"] == "hello" and "token" in f)
-    assert all(isinstance(op, list) for f in received if f["type"] in ("patch", "room_patch") for op in f["ops"])
+    assert {f[0] for f in received if isinstance(f, list)} == {"p", "a", "r"}
+    assert not [f for f in received if isinstance(f, dict) and f["type"] in ("patch", "ack", "room_patch")]
+    frames = [expand(f) for f in received]
+    assert all(isinstance(op, list) for f in frames if f["type"] in ("patch", "room_patch") for op in f["ops"])
     assert not [f for f in sent if f == {"type": "hello"}], "a patch did not fit: the page asked for a full state"
     await host_ctx.close()
     await guest_ctx.close()

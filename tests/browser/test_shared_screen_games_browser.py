@@ -26,6 +26,7 @@ from test_genius_idea_browser import step as genius_step
 
 from browser_rooms import PHONE, PHONES, can_use, close_all, continue_reveal, drawn_box, open_room, press, screen_path
 from geniusnight.engines import get_engine
+from geniusnight.server.play.outbound import expand
 from geniusnight.server.play.patches import apply_patch
 from hidden_info import check_view, secret_texts
 from support import ServerProcess
@@ -70,7 +71,7 @@ class SharedScreen:
         page.on("pageerror", lambda e: self.errors.append(str(e)))
 
     def _watch(self, ws: WebSocket) -> None:
-        ws.on("framereceived", lambda payload: self.frames.append(json.loads(payload)))
+        ws.on("framereceived", lambda payload: self.frames.append(expand(json.loads(payload))))
 
     @classmethod
     async def open(cls, browser: Browser, host: Page, base: str, size: ViewportSize) -> SharedScreen:

@@ -145,3 +145,24 @@ test("a room patch that does not apply asks for the whole room again", () => {
   assert.equal(rooms.length, 1);
   socket.stop();
 });
+
+test("the compact form's frames are read as the objects they stand for", async () => {
+  const rooms = [];
+  const { socket, ws, shown } = open({ room: (frame) => rooms.push(frame.room) });
+  ws.receive(full(3, { counter: 1 }));
+  ws.receive(["p", 7, 4, 3, [["=", "/counter", 2]]]); // a patch: game, seq, base, operations
+  ws.receive(["p", 7, 5, 4, [["=", "/counter", 3]], 1.5e12]); // and a deadline after them
+  assert.deepEqual(shown.slice(1).map((f) => [f.seq, f.view.counter, f.deadline]), [[4, 2, null], [5, 3, 1.5e12]]);
+  const move = socket.act({ type: "add", n: 1 });
+  const again = socket.act({ type: "add", n: 1 });
+  const [a, b] = ws.sent.slice(1);
+  ws.receive(["a", a.ref, 6]); // an ack: ref, seq
+  ws.receive(["a", b.ref, 6, true]); // a duplicate's
+  assert.deepEqual([await move, await again], [{ ok: true, seq: 6 }, { ok: true, seq: 6 }]);
+  ws.receive({ type: "room", room: { status: "lobby" } });
+  ws.receive(["r", [["=", "/status", "playing"]]]); // a room patch
+  assert.deepEqual(rooms, [{ status: "lobby" }, { status: "playing" }]);
+  ws.receive(["z", 1]); // a name this page does not know is passed over
+  assert.equal(ws.sent.length, 3); // no resync
+  socket.stop();
+});

@@ -14,6 +14,7 @@ import websockets
 
 from geniusnight.server.play import connection
 from geniusnight.server.play.connection import Connection
+from geniusnight.server.play.outbound import expand
 from geniusnight.server.play.patches import apply_patch
 from inprocess import serve
 
@@ -234,10 +235,10 @@ async def test_the_welcome_comes_first_when_a_game_starts_while_it_is_read(db_ur
         rooms.recent_chat = start_then_read
         async with websockets.connect(f"{srv.ws_base}/ws/{room_id}") as bo:
             await bo.send(json.dumps({"type": "hello", "token": guest["token"], "patches": patches}))
-            got = [json.loads(await asyncio.wait_for(bo.recv(), 5))]
+            got = [expand(json.loads(await asyncio.wait_for(bo.recv(), 5)))]
             with contextlib.suppress(TimeoutError):  # every frame until the socket is quiet
                 while True:
-                    got.append(json.loads(await asyncio.wait_for(bo.recv(), 1)))
+                    got.append(expand(json.loads(await asyncio.wait_for(bo.recv(), 1))))
         assert got[0]["type"] == "welcome", [f["type"] for f in got]
         states = [f for f in got if f["type"] == "state"]
         assert [(f["game_id"], f["seq"], f["seat"]) for f in states] == [(started["game_id"], 0, 1)]

@@ -85,12 +85,29 @@ def test_you_is_the_same_identity_in_welcome_and_you_frames() -> None:
 def test_frames_encode_byte_for_byte_as_before() -> None:
     assert outbound.Ack("c-1", 2, True).encode() == '{"type":"ack","ref":"c-1","seq":2,"duplicate":true}'
     ops = [{"op": "replace", "path": "/status", "value": "playing"}, {"op": "remove", "path": "/result"}]
-    assert (
-        outbound.RoomPatch(ops, COMPACT).encode()
-        == '{"type":"room_patch","ops":[["=","/status","playing"],["-","/result"]]}'
+    assert outbound.RoomPatch(ops, JSON_PATCH).encode() == (
+        '{"type":"room_patch","ops":[{"op":"replace","path":"/status","value":"playing"},'
+        '{"op":"remove","path":"/result"}]}'
     )
     assert outbound.Chat({"id": 1, "text": "é"}).encode() == '{"type":"chat","id":1,"text":"é"}'
     assert outbound.Pong({"any": 1}).encode() == '{"type":"pong","ref":{"any":1}}'
+
+
+def test_the_compact_form_writes_the_frames_of_every_move_as_arrays_its_first_item_names() -> None:
+    ops = [{"op": "replace", "path": "/status", "value": "playing"}, {"op": "remove", "path": "/result"}]
+    compact_ops = [["=", "/status", "playing"], ["-", "/result"]]
+    cases = [
+        (outbound.Ack("c-1", 2, False, COMPACT), '["a","c-1",2]', outbound.Ack("c-1", 2, False)),
+        (outbound.Ack("c-1", 2, True, COMPACT), '["a","c-1",2,true]', outbound.Ack("c-1", 2, True)),
+        (outbound.RoomPatch(ops, COMPACT), '["r",[["=","/status","playing"],["-","/result"]]]', None),
+    ]
+    for frame, text, plain in cases:
+        assert frame.encode() == text
+        # read back, the object the RFC 6902 client gets (a room patch's operations as arrays)
+        whole = json.loads(plain.encode()) if plain is not None else {"type": "room_patch", "ops": compact_ops}
+        assert outbound.expand(json.loads(text)) == whole
+    with pytest.raises(ValueError):
+        outbound.expand(["x", 1])
 
 
 def test_an_error_names_a_ref_only_if_it_is_a_string_or_a_number() -> None:
@@ -156,8 +173,9 @@ def test_state_and_patch_frames_encode_to_the_documented_shape() -> None:
         '{"type":"patch","game_id":7,"seq":13,"base":12,"ops":[{"op":"replace","path":"/board/0","value":2},'
         '{"op":"add","path":"/hand/0","value":1}]}'
     )
-    # the compact form: the same frame, each operation an array [sign, path, value]
-    assert outbound.PatchFrame(7, step, 1.5e12, 0, COMPACT).encode() == (
-        '{"type":"patch","game_id":7,"seq":13,"base":12,"deadline":1500000000000.0,'
-        '"ops":[["=","/board/0",2],["+","/hand/1",5]]}'
-    )
+    # the compact form: ["p", game_id, seq, base, ops], the deadline (if any) after them, each
+    # operation an array [sign, path, value]; read back, the same frame
+    compact = outbound.PatchFrame(7, step, 1.5e12, 0, COMPACT).encode()
+    assert compact == '["p",7,13,12,[["=","/board/0",2],["+","/hand/1",5]],1500000000000.0]'
+    assert outbound.expand(json.loads(compact)) == {**patch, "ops": [["=", "/board/0", 2], ["+", "/hand/1", 5]]}
+    assert outbound.PatchFrame(7, step, None, 1, COMPACT).encode() == '["p",7,13,12,[["=","/board/0",2]]]'

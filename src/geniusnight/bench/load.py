@@ -49,7 +49,10 @@ from ..server.play.connection import WRITER_LINGER
 
 ADMIN_TOKEN = "bench-admin-token-" + "x" * 16
 ADMIN = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
-HEAD = re.compile(r'^\{"type":"(?:state|patch)","game_id":(\d+),"seq":(\d+)')
+# a state or patch frame's game and seq, as an object or as a compact patch (["p", game, seq, ...])
+HEAD = re.compile(
+    r'^(?:\{"type":"(?:state|patch)","game_id":(?P<game>\d+),"seq":(?P<seq>\d+)|\["p",(?P<g>\d+),(?P<s>\d+))'
+)
 REAL_GAMES = ("ingenious", "genius-idea", "brainiac")  # what ``--game all`` (the default) runs
 
 DEFAULT_OPTIONS = {"ingenious": {"variant": "standard"}, "count21": {"target": 99}}
@@ -327,9 +330,11 @@ async def _reader(room: Room, i: int, ws: Any, stats: Stats) -> None:
                 stats.frames += 1
                 stats.frame_bytes += len(text)
                 stats.frame_sizes.append(len(text))
-                room.got_state(i, int(m.group(1)), int(m.group(2)))
+                room.got_state(i, int(m["game"] or m["g"]), int(m["seq"] or m["s"]))
                 continue
             frame = json.loads(text)
+            if isinstance(frame, list):
+                continue  # a compact ack or room patch
             kind = frame.get("type")
             if kind == "error":
                 stats.error(text)

@@ -4,6 +4,10 @@ typed value that owns its encoding: ``encode()`` gives the frame's text, compact
 
 The frames come from here and nowhere else, so a frame's shape is written once; the
 websocket route, the hub and the shutdown only choose which frame to send and to whom.
+
+A client that takes the compact form (``"patches": "compact"``) gets the frames that come
+with every move (``patch``, ``ack``, ``room_patch``) as arrays that the first item names
+(docs/protocol.md, "The compact form"); :func:`expand` reads one back as its object.
 ``state`` and ``patch`` frames are encoded once per seat and seq, and every connection of
 that seat shares the text: :class:`StateFrames` keeps them for one seq, and a
 :class:`PatchFrame`'s text is kept by the live game on its step (``LiveGame.step_text``).
@@ -15,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from .patches import JSON_PATCH, PatchForm, Step, write_ops
+from .patches import COMPACT, JSON_PATCH, PatchForm, Step, write_ops
 from .patches import encode as encode_json
 
 
@@ -66,13 +70,17 @@ class Welcome:
 
 @dataclass(frozen=True, slots=True)
 class Ack:
-    """A move was committed (or had been, under the same ``ref``: ``duplicate``)."""
+    """A move was committed (or had been, under the same ``ref``: ``duplicate``); in the
+    compact form ``["a", ref, seq]``, with ``true`` after it for a duplicate."""
 
     ref: str | None
     seq: int
     duplicate: bool
+    form: PatchForm | None = None  # the connection's patch form
 
     def encode(self) -> str:
+        if self.form == COMPACT:
+            return encode_json(["a", self.ref, self.seq, True] if self.duplicate else ["a", self.ref, self.seq])
         return encode_json({"type": "ack", "ref": self.ref, "seq": self.seq, "duplicate": self.duplicate})
 
 
@@ -113,13 +121,14 @@ class Room:
 class RoomPatch:
     """What changed in the room since the ``room`` (or ``room_patch``) frame this connection
     got last: an RFC 6902 JSON Patch of the room object, for clients that take patches, in
-    the form they take."""
+    the form they take (compact: ``["r", ops]``)."""
 
     ops: list[dict[str, Any]]
     form: PatchForm = JSON_PATCH
 
     def encode(self) -> str:
-        return encode_json({"type": "room_patch", "ops": write_ops(self.ops, self.form)})
+        ops = write_ops(self.ops, self.form)
+        return encode_json(["r", ops] if self.form == COMPACT else {"type": "room_patch", "ops": ops})
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,7 +230,8 @@ class PatchFrame:
     from the step's base to its seq. The frame's head, alike for every seat, is written once
     per step and kept on it (it holds only numbers). A patch has no ``seat`` (it is the seat
     of the view it applies to) and names a ``deadline`` only when there is one: the frame a
-    client gets after every move holds no more than it needs."""
+    client gets after every move holds no more than it needs. In the compact form it is
+    ``["p", game_id, seq, base, ops]``, the deadline after the operations if there is one."""
 
     game_id: int
     step: Step
@@ -234,6 +244,9 @@ class PatchFrame:
         step = self.step
         ops = step.ops_text(self.seat, self.form)
         assert ops is not None, "the step was made before a client took this form"
+        if self.form == COMPACT:
+            clock = "" if self.deadline is None else f",{encode_json(self.deadline)}"
+            return f'["p",{self.game_id},{step.seq},{step.base},[{ops}]{clock}]'
         head = step.head
         if not head:
             clock = "" if self.deadline is None else f'"deadline":{encode_json(self.deadline)},'
@@ -241,3 +254,24 @@ class PatchFrame:
                 f'{{"type":"patch","game_id":{self.game_id},"seq":{step.seq},"base":{step.base},{clock}"ops":['
             )
         return f"{head}{ops}]}}"
+
+
+def expand(frame: Any) -> Any:
+    """A frame as a client decoded it, with a compact one (an array) as its object form.
+
+    >>> expand(["p", 7, 13, 12, [["=", "/turn", 1]]])
+    {'type': 'patch', 'game_id': 7, 'seq': 13, 'base': 12, 'ops': [['=', '/turn', 1]]}
+    >>> expand(["a", "c-17", 13]), expand({"type": "pong", "ref": 1})
+    ({'type': 'ack', 'ref': 'c-17', 'seq': 13, 'duplicate': False}, {'type': 'pong', 'ref': 1})
+    """
+    if not isinstance(frame, list):
+        return frame
+    match frame:
+        case ["p", game_id, seq, base, ops, *clock]:
+            out = {"type": "patch", "game_id": game_id, "seq": seq, "base": base, "ops": ops}
+            return out | {"deadline": clock[0]} if clock else out
+        case ["a", ref, seq, *duplicate]:
+            return {"type": "ack", "ref": ref, "seq": seq, "duplicate": bool(duplicate and duplicate[0])}
+        case ["r", ops]:
+            return {"type": "room_patch", "ops": ops}
+    raise ValueError(f"not a compact frame: {frame!r}")

@@ -346,6 +346,6 @@ async def _act(ports: SocketPorts, conn: Connection, frame: Act) -> None:
     assert conn.member_id is not None
     outcome = await ports.games.submit_for(snap_game, conn.member_id, action, ref)
     if outcome.ok:
-        conn.send_frame(outbound.Ack(ref, outcome.seq, outcome.duplicate))
+        conn.send_frame(outbound.Ack(ref, outcome.seq, outcome.duplicate, conn.patches))
     else:
         conn.send_frame(outbound.Error(ref, outcome.code, outcome.message))
