@@ -12,9 +12,11 @@ export function onBoard(q, r, R) {
   return Math.max(Math.abs(q), Math.abs(r), Math.abs(q + r)) <= R;
 }
 
+// the occupied cells, colour by cell: the start symbols and the placed tiles' cells
 export function boardMap(view) {
   const m = new Map();
-  for (const [q, r, c] of view.board) m.set(key(q, r), c);
+  for (const [q, r, c] of view.starts) m.set(key(q, r), c);
+  for (const tile of view.tiles) for (const [q, r, c] of tile) m.set(key(q, r), c);
   return m;
 }
 

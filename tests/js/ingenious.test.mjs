@@ -1,6 +1,6 @@
 // The browser's Ingenious preview (static/games/ingenious-score.js) held to the conformance
 // cases the engine passes (tests/conformance/ingenious.json, docs/conformance.md): before each
-// placement the board is rebuilt from the case's moves and given to the page's functions, which
+// placement the tiles are laid again from the case's moves and given to the page's functions, which
 // must name the placement legal (or not, when the engine refused it for where it goes), score
 // what the engine's track moved, and count the bonus placements the engine gave.
 import { test } from "node:test";
@@ -28,7 +28,7 @@ for (const c of data.cases) {
   test(`${c.id}: ${c.rule}`, () => {
     const { players, options } = c.setup;
     const rules = table(players, options.variant ?? (players === 1 ? "solo" : "standard"));
-    const board = STARTS.map((s) => [...s]);
+    const tiles = []; // placed so far, as the view lists them: [[q1, r1, c1], [q2, r2, c2]]
     const tileCells = new Set(); // every placed hex, for the start symbols a tile touches
     const placed = new Set(); // seats that placed their first tile
     let before = { ...c.start, view: { placements_left: 1, rack_sizes: Array(players).fill(6) } };
@@ -46,7 +46,8 @@ for (const c of data.cases) {
       const seat = step.seat;
       const view = {
         ...rules,
-        board,
+        starts: STARTS,
+        tiles,
         scores: before.scores,
         free_starts: STARTS.filter(([q, r]) => !touches([q, r], tileCells)),
       };
@@ -67,10 +68,8 @@ for (const c of data.cases) {
         } else if (step.phase === "place") {
           assert.equal(step.view.placements_left, 1, `${where}: the turn ended, the next one has one placement`);
         }
-        action.cells.forEach(([q, r], k) => {
-          board.push([q, r, action.colors[k]]);
-          tileCells.add(key(q, r));
-        });
+        tiles.push(action.cells.map(([q, r], k) => [q, r, action.colors[k]]));
+        for (const [q, r] of action.cells) tileCells.add(key(q, r));
         placed.add(seat);
         before = step;
         checked += 1;

@@ -149,7 +149,7 @@ def test_state_and_patch_frames_encode_to_the_documented_shape() -> None:
     patch = json.loads(outbound.PatchFrame(7, step, 1.5e12, 0).encode())
     assert list(patch) == documented(
         '{"type": "patch", "game_id": 7, "seq": 13, "base": 12, "deadline": <epoch ms>, '
-        '"ops": [{"op": "add", "path": "/board/31", "value": [...]}, ...]}'
+        '"ops": [{"op": "add", "path": "/tiles/31", "value": [...]}, ...]}'
     )
     assert patch["ops"] == [
         {"op": "replace", "path": "/board/0", "value": 2},

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from ingenious_helpers import E, bag_with_front, place, position, score, tile
 
@@ -13,6 +15,12 @@ ZERO = dict.fromkeys(("red", "green", "blue", "orange", "yellow", "purple"), 0)
 
 
 RED = COLOURS.index("red")
+
+
+def board_of(view: dict[str, Any]) -> dict[tuple[int, int], str]:
+    """The view's occupied cells, colour by cell: the start symbols and the tiles' hexes."""
+    hexes = [*view["starts"], *(half for tile in view["tiles"] for half in tile)]
+    return {(q, r): c for q, r, c in hexes}
 
 
 def track(**points: int) -> dict[str, int]:
@@ -46,7 +54,7 @@ def test_start_symbols_sit_at_the_r5_corners_for_every_player_count(players: int
         [-5, 0, "purple"],
     ]
     assert view["starts"] == expected
-    assert sorted(map(tuple, view["board"])) == sorted(map(tuple, expected))
+    assert view["tiles"] == [] and board_of(view) == {(q, r): c for q, r, c in expected}
 
 
 def test_tile_set_is_5_doubles_per_colour_and_6_of_each_pair() -> None:
@@ -89,7 +97,9 @@ def test_variants_fix_the_player_counts() -> None:
 def test_a_tile_goes_from_the_rack_on_two_adjacent_empty_cells_c1_on_the_first() -> None:
     s = position(racks=[[("red", "blue")], [("green", "green")]])
     s2 = place(s, 0, "blue", "red", (0, 0), (1, 0))
-    board = {(q, r): c for q, r, c in E.view(s2, None)["board"]}
+    view = E.view(s2, None)
+    assert view["tiles"] == [[[0, 0, "blue"], [1, 0, "red"]]]  # c1 on the first cell
+    board = board_of(view)
     assert board[(0, 0)] == "blue" and board[(1, 0)] == "red"
     assert s2.racks[0] == s.bag[:6] and s2.log[0]["colors"] == ("blue", "red")  # refilled from the bag
     bad = [
@@ -600,7 +610,7 @@ def test_placements_list_every_legal_move_with_its_gain() -> None:
 def test_view_has_the_spec_fields() -> None:
     s = E.setup(3, {}, 2)
     v = E.view(s, 1)
-    for key in ("phase", "to_act", "scores", "over", "radius", "board", "rack", "rack_sizes", "bag_count"):
+    for key in ("phase", "to_act", "scores", "over", "radius", "starts", "tiles", "rack", "rack_sizes", "bag_count"):
         assert key in v
     assert v["scores"][0] == ZERO and len(v["scores"]) == 3 and v["bag_count"] == 120 - 18
     assert "teams" not in v and "result" not in v

@@ -12,8 +12,7 @@ from .rules import VARIANT, State, free_starts, outcome, scores, tile_json, to_a
 
 class Pieces:
     """The JSON pieces of one board size, built once: each cell as ``[q, r]``, each cell
-    holding each colour as ``[q, r, colour]``, the start symbols, each placed tile's two cells
-    as ``[[q, r], [q, r]]`` (by the cell pair, either way round). Every view shares them, as
+    holding each colour as ``[q, r, colour]``, the start symbols. Every view shares them, as
     it shares the log's events: nothing changes a view once it is built (the engine contract
     test pins that), and a piece that stayed where it was is then the same object in the next
     view, which is what the patch frames' diff looks for first."""
@@ -21,11 +20,16 @@ class Pieces:
     def __init__(self, geom: Geometry) -> None:
         self.cells = [list(cell) for cell in geom.cells]
         # by the board's code for a cell: 0 is empty, k holds COLOURS[k - 1]
-        self.placed = [[None, *([*cell, colour] for colour in COLOURS)] for cell in geom.cells]
+        self.placed: list[list[Any]] = [[None, *([*cell, colour] for colour in COLOURS)] for cell in geom.cells]
         self.starts = [[*geom.cells[c], COLOURS[k]] for c, k in geom.starts]
-        self.tiles = {(a, b): [self.cells[a], self.cells[b]] for a, b in geom.pair_index}  # both ways round
         # the cells a tile must cover to take a start symbol off the free ones
         self.near_starts = frozenset(cell for adjacent in geom.start_adjacent for cell in adjacent)
+
+    def tile(self, pair: tuple[int, int], board: bytes) -> list[list[Any]]:
+        """A placed tile as ``[[q1, r1, c1], [q2, r2, c2]]``: the cells of ``pair``, in the
+        order it was laid, with the colours ``board`` holds there."""
+        a, b = pair
+        return [self.placed[a][board[a]], self.placed[b][board[b]]]
 
 
 PIECES = {radius: Pieces(geom) for radius, geom in GEOMETRIES.items()}
@@ -67,7 +71,7 @@ def _turn_values(state: State) -> tuple[Any, ...]:
 def shared_view(state: State) -> dict[str, Any]:
     geom = GEOMETRIES[state.radius]
     pieces = PIECES[state.radius]
-    cells, placed, tiles = pieces.cells, pieces.placed, pieces.tiles
+    cells, board = pieces.cells, state.board
     rules = VARIANT[state.variant]
     v: dict[str, Any] = {
         **dict(zip(TURN_KEYS, _turn_values(state), strict=True)),
@@ -75,9 +79,9 @@ def shared_view(state: State) -> dict[str, Any]:
         "variant": state.variant,
         "players": state.players,
         "radius": state.radius,
-        "board": [placed[i][k] for i, k in enumerate(state.board) if k],
+        # the board is the start symbols and the tiles' cells: each cell is sent once
         "starts": pieces.starts,
-        "tiles": [tiles[pair] for pair in state.pairs],
+        "tiles": [pieces.tile(pair, board) for pair in state.pairs],
         "cap": rules.cap,
         "bonus_at": list(rules.thresholds),
         "free_starts": [cells[c] for c in free_starts(geom, state.board)],
@@ -95,7 +99,7 @@ def shared_view_ops(old: State, new: State) -> list[dict[str, Any]] | None:
     """The JSON Patch operations that turn ``shared_view(old)`` into ``shared_view(new)``,
     for ``new`` a later position of the same game (None otherwise: the server then diffs
     the two views). Built from what the moves between them changed, without building
-    either view: placed tiles are added to the board where they sort, new events are added
+    either view: placed tiles are added to the tiles, new events are added
     to the log (and the oldest dropped, as the log keeps its last ``LOG_LIMIT``), and only
     the tracks that moved are compared.
 
@@ -105,8 +109,7 @@ def shared_view_ops(old: State, new: State) -> list[dict[str, Any]] | None:
     >>> b = engine.apply(a, a.turn, engine.bot_action(a, a.turn, "greedy", 0))
     >>> [(op["op"], op["path"]) for op in shared_view_ops(a, b)]  # doctest: +NORMALIZE_WHITESPACE
     [('replace', '/to_act'), ('replace', '/bag_count'), ('replace', '/turn'),
-     ('replace', '/scores/0/red'), ('add', '/board/1'), ('add', '/board/2'), ('add', '/tiles/0'),
-     ('replace', '/free_starts'), ('add', '/log/0')]
+     ('replace', '/scores/0/red'), ('add', '/tiles/0'), ('replace', '/free_starts'), ('add', '/log/0')]
     """
     n = len(old.pairs)
     if (old.variant, old.players, old.radius) != (new.variant, new.players, new.radius) or new.pairs[:n] != old.pairs:
@@ -131,13 +134,10 @@ def shared_view_ops(old: State, new: State) -> list[dict[str, Any]] | None:
     added = new.pairs[n:]
     if added:
         pieces, board = PIECES[new.radius], new.board
-        covered = sorted(c for pair in added for c in pair)
-        for cell in covered:
-            # the board view lists the occupied cells in cell order: this one goes after
-            # the occupied cells before it
-            at = cell - board[:cell].count(0)
-            ops.append({"op": "add", "path": f"/board/{at}", "value": pieces.placed[cell][board[cell]]})
-        ops += [{"op": "add", "path": f"/tiles/{i}", "value": pieces.tiles[pair]} for i, pair in enumerate(added, n)]
+        ops += [
+            {"op": "add", "path": f"/tiles/{i}", "value": pieces.tile(pair, board)} for i, pair in enumerate(added, n)
+        ]
+        covered = [c for pair in added for c in pair]
         if not pieces.near_starts.isdisjoint(covered):
             # a start symbol leaves the free ones when a new tile touches it and none did before
             geom, was_board, touched = GEOMETRIES[new.radius], old.board, set(covered)
