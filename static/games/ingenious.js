@@ -621,14 +621,17 @@ export function createGameView(root, ctx) {
       );
       return;
     }
-    if (view.phase === "place" && (view.bonus_pending > 0 || lastBonusFor(view.turn))) {
+    if (view.phase === "place" && (view.bonus_pending > 0 || lastBonusFor(toAct()))) {
       prompt.hidden = false;
       prompt.className = "ingenious-prompt ingenious-bonus";
-      const who = myTurn() ? T("ingenious.bonus_you") : T("ingenious.bonus_other", { name: nameOf(view.turn) });
+      const who = myTurn() ? T("ingenious.bonus_you") : T("ingenious.bonus_other", { name: nameOf(toAct()) });
       prompt.append(h("p", { "data-testid": "ingenious-bonus" }, h("strong", {}, `${T("ingenious.ingenious")} `), who,
         view.placements_left > 1 ? ` ${T("ingenious.placements_left", { n: view.placements_left })}` : "."));
     }
   }
+
+  // the seat whose turn it is (none once the game is over)
+  const toAct = () => view.to_act[0] ?? null;
 
   function lastBonusFor(seat) {
     for (let i = view.log.length - 1; i >= 0; i--) {
@@ -651,7 +654,7 @@ export function createGameView(root, ctx) {
     for (const { seats, track } of trackGroups()) {
       const low = Math.min(...COLOURS.map((c) => track[c]));
       const box = h("div", {
-        class: `ingenious-track${seats.includes(view.turn) && !view.over ? " current" : ""}${seats.includes(ctx.seat) ? " mine" : ""}`,
+        class: `ingenious-track${seats.includes(toAct()) && !view.over ? " current" : ""}${seats.includes(ctx.seat) ? " mine" : ""}`,
         "data-testid": `ingenious-track-${seats.join("-")}`,
       });
       box.append(h("div", { class: "ingenious-track-name" }, seats.map(nameOf).join(" + "), h("span", { class: "muted" }, ` lowest ${low}`)));
@@ -748,7 +751,7 @@ export function createGameView(root, ctx) {
     } else if (ui.sentSeq !== null || ui.busy) {
       status.textContent = T("ingenious.sending");
     } else {
-      status.textContent = T(view.phase === "swap" ? "ingenious.other_swap" : "ingenious.other_place", { name: nameOf(view.turn) });
+      status.textContent = T(view.phase === "swap" ? "ingenious.other_swap" : "ingenious.other_place", { name: nameOf(toAct()) });
     }
   }
 

@@ -168,13 +168,13 @@ class IngeniousCase(Case):
         after = self.view
         still = left - 1 + bonuses  # placements this seat still has this turn
         if not after["over"] and still > 0 and before["rack_sizes"][mover] > 1:
-            self.check(after["phase"] == "place" and after["turn"] == mover, "a bonus placement follows")
+            self.check(after["phase"] == "place" and after["to_act"] == [mover], "a bonus placement follows")
             self.check(after["placements_left"] == still, "placements_left counts the bonuses")
             self.check(after["rack_sizes"][mover] == before["rack_sizes"][mover] - 1, "no refill before it")
         elif not after["over"]:
             self.check(
                 after["placements_left"] in (0, 1)
-                and (after["turn"] != mover or after["players"] == 1 or after["phase"] == "swap"),
+                and (after["to_act"] != [mover] or after["players"] == 1 or after["phase"] == "swap"),
                 "the turn ends",
             )
         return bonuses

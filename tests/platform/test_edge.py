@@ -242,7 +242,7 @@ async def test_the_nastiest_accepted_input_reads_back_through_every_endpoint(ser
             view = (await c.get(f"/api/rooms/{room_id}/view", headers=bearer(tokens[0]))).json()["view"]
             if view["over"]:
                 break
-            turn = view["turn"]
+            (turn,) = view["to_act"]
             if turn < 3:
                 await players[turn].act({"type": "add", "n": 1, "note": NASTY_NAMES[turn]})
             else:

@@ -294,7 +294,7 @@ async def test_a_player_who_lets_a_bot_play_for_them_keeps_it_until_they_take_th
         assert (await call(srv, "POST", f"/api/rooms/{rid}/back", guest["token"])).json() == {"seat": 1, "away": False}
         await call(srv, "POST", f"/api/rooms/{rid}/seats/0/bot", host_token)  # the host may step away too
         p = await Player(srv.ws_base, rid, guest["token"]).connect()
-        await p.wait_state(lambda v: v["turn"] == 1)
+        await p.wait_state(lambda v: v["to_act"] == [1])
         ack = await p.act({"type": "add", "n": 1})
         assert ack["type"] == "ack"
         assert (await logged_moves(srv, second))[ack["seq"] - 1].member_id == guest["member_id"]

@@ -42,7 +42,6 @@ TURN_KEYS = (
     "over",
     "rack_sizes",
     "bag_count",
-    "turn",
     "placements_left",
     "bonus_pending",
     "first_round",
@@ -61,7 +60,6 @@ def _turn_values(state: State) -> tuple[Any, ...]:
         over,
         [len(r) for r in state.racks],
         len(state.bag),
-        state.turn,
         state.pending if placing else 0,
         max(0, state.pending - 1) if placing else 0,
         (not over) and not state.started[state.turn],
@@ -108,8 +106,8 @@ def shared_view_ops(old: State, new: State) -> list[dict[str, Any]] | None:
     >>> a = engine.setup(2, {}, seed=1)
     >>> b = engine.apply(a, a.turn, engine.bot_action(a, a.turn, "greedy", 0))
     >>> [(op["op"], op["path"]) for op in shared_view_ops(a, b)]  # doctest: +NORMALIZE_WHITESPACE
-    [('replace', '/to_act'), ('replace', '/bag_count'), ('replace', '/turn'),
-     ('replace', '/scores/0/red'), ('add', '/tiles/0'), ('replace', '/free_starts'), ('add', '/log/0')]
+    [('replace', '/to_act'), ('replace', '/bag_count'), ('replace', '/scores/0/red'), ('add', '/tiles/0'),
+     ('replace', '/free_starts'), ('add', '/log/0')]
     """
     n = len(old.pairs)
     if (old.variant, old.players, old.radius) != (new.variant, new.players, new.radius) or new.pairs[:n] != old.pairs:
