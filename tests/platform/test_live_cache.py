@@ -91,3 +91,25 @@ async def test_a_game_with_a_move_on_its_way_in_never_leaves(app: Any, client: h
     assert (await waiting).seq == 1
     assert games.prune(time.monotonic() + 1) >= 1
     assert (await games.get(a)).seq == 1
+
+
+async def test_a_rematch_finds_the_rooms_game_by_room_and_a_room_whose_games_left_leaves_no_trace(
+    app: Any, client: httpx.AsyncClient
+) -> None:
+    """The finished game is looked up by its room, not searched for among every cached game
+    (other rooms' games used since it ended come first in the cache); and once a room's
+    games have all left the cache, nothing of the room stays in it."""
+    games = service(app)
+    games.limits = CacheLimits(max_games=100, idle_seconds=60, finished_seconds=60)
+    room_id, auth = await seated_room(client, target=5)
+    first = (await client.post(f"/api/rooms/{room_id}/start", headers=auth)).json()["game_id"]
+    for seat in (0, 1, 0):
+        assert (await games.submit(first, seat, {"type": "add", "n": 2})).ok
+    others = [await start_game(client) for _ in range(3)]
+    for other in others:
+        await games.get(other)  # used after the room's game ended
+    second = (await client.post(f"/api/rooms/{room_id}/rematch", headers=auth)).json()["game_id"]
+    assert first not in games.live and games.newest[room_id] == second
+    assert all(other in games.live for other in others)
+    assert games.prune(time.monotonic() + 61) == 4
+    assert games.live == {} and games.newest == {}

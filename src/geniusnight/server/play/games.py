@@ -244,6 +244,8 @@ class GameService:
         self.limits = limits or CacheLimits()
         # least recently used first
         self.live: OrderedDict[int, LiveGame] = OrderedDict()
+        # each room's newest game in ``live``, by room (what ``retire`` looks for)
+        self.newest: dict[str, int] = {}
         self._load_locks: dict[int, asyncio.Lock] = {}
         # called in turn after each committed move: the fan-out and the bot/timer driver, which
         # need this service themselves (the list is handed in, and its owner fills it)
@@ -280,15 +282,23 @@ class GameService:
 
     def _cache(self, live: LiveGame) -> None:
         self.live[live.id] = live
+        if live.id > self.newest.get(live.room_id, -1):  # ids grow: a room's newest game has the largest
+            self.newest[live.room_id] = live.id
         while len(self.live) > self.limits.max_games:
             if not self._evict_one():
                 break
+
+    def _drop(self, game_id: int) -> None:
+        """``game_id`` leaves the cache (a later read loads it from its log)."""
+        live = self.live.pop(game_id, None)
+        if live is not None and self.newest.get(live.room_id) == game_id:
+            del self.newest[live.room_id]
 
     def _evict_one(self) -> bool:
         """Drop the least recently used game that no move is on its way into."""
         for game_id, live in self.live.items():
             if not live.submitting:
-                del self.live[game_id]
+                self._drop(game_id)
                 return True
         return False
 
@@ -305,7 +315,7 @@ class GameService:
             > (self.limits.finished_seconds if live.over or live.closed else self.limits.idle_seconds)
         ]
         for game_id in gone:
-            del self.live[game_id]
+            self._drop(game_id)
         return len(gone)
 
     def retire(self, room_id: str) -> None:
@@ -314,12 +324,9 @@ class GameService:
         the old one loads it from its log). On a busy server, finished games waiting out
         those seconds hold two fifths of the memory and most of what the collector's
         middle-generation collections walk (docs/performance.md, D19)."""
-        # the room's last game was used a moment ago: it is found among the newest
-        for live in reversed(self.live.values()):
-            if live.room_id == room_id:
-                if live.over and not live.submitting:
-                    del self.live[live.id]
-                return
+        live = self.live.get(self.newest.get(room_id, -1))
+        if live is not None and live.over and not live.submitting:
+            self._drop(live.id)
 
     async def _load(self, game_id: int) -> LiveGame:
         stored = await self.moves.load(game_id)
@@ -421,7 +428,7 @@ class GameService:
         await self.refusals.flush_all()  # the refusals counted only in memory so far
 
     def forget(self, game_id: int) -> None:
-        self.live.pop(game_id, None)
+        self._drop(game_id)
 
     def close_room(self, room_id: str) -> None:
         """The room was closed: its cached games refuse every later move, and their bots and
