@@ -11,11 +11,15 @@
 import { t } from "./i18n.js";
 import { applyPatch } from "./patch.js";
 
-// A frame as the handlers read it: the compact form's arrays, the frames that come with
-// every move (docs/protocol.md, "The compact form"), as the objects they stand for.
+// A frame as the handlers read it: the compact form's arrays, the frames of the game
+// (docs/protocol.md, "The compact form"), as the objects they stand for.
 export function expand(frame) {
   if (!Array.isArray(frame)) return frame;
   const [name, ...rest] = frame;
+  if (name === "s") {
+    const [game_id, seq, deadline, seat, view] = rest;
+    return { type: "state", game_id, seq, deadline, seat, view };
+  }
   if (name === "p") {
     const [game_id, seq, base, ops, deadline] = rest;
     return { type: "patch", game_id, seq, base, ops, ...(deadline === undefined ? {} : { deadline }) };

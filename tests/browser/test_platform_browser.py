@@ -75,10 +75,10 @@ async def test_two_browsers_join_by_invite_play_and_reload_to_the_same_seat(
     await expect(host.get_by_test_id("turn")).to_contain_text("over")
     await expect(host.get_by_test_id("rematch")).to_be_visible()
     # after each full state the moves came as patches in the compact form the page asks for
-    # (patches, acks and room patches as arrays), and every one fitted the view held
+    # (states, patches, acks and room patches as arrays), and every one fitted the view held
     assert all(f.get("patches") == "compact" for f in sent if f["type"] == "hello" and "token" in f)
-    assert {f[0] for f in received if isinstance(f, list)} == {"p", "a", "r"}
-    assert not [f for f in received if isinstance(f, dict) and f["type"] in ("patch", "ack", "room_patch")]
+    assert {f[0] for f in received if isinstance(f, list)} == {"s", "p", "a", "r"}
+    assert not [f for f in received if isinstance(f, dict) and f["type"] in ("state", "patch", "ack", "room_patch")]
     frames = [expand(f) for f in received]
     assert all(isinstance(op, list) for f in frames if f["type"] in ("patch", "room_patch") for op in f["ops"])
     assert not [f for f in sent if f == {"type": "hello"}], "a patch did not fit: the page asked for a full state"

@@ -149,7 +149,8 @@ test("a room patch that does not apply asks for the whole room again", () => {
 test("the compact form's frames are read as the objects they stand for", async () => {
   const rooms = [];
   const { socket, ws, shown } = open({ room: (frame) => rooms.push(frame.room) });
-  ws.receive(full(3, { counter: 1 }));
+  ws.receive(["s", 7, 3, null, 0, { counter: 1 }]); // a state: game, seq, deadline, seat, view
+  assert.deepEqual(shown[0], full(3, { counter: 1 }));
   ws.receive(["p", 7, 4, 3, [["=", "/counter", 2]]]); // a patch: game, seq, base, operations
   ws.receive(["p", 7, 5, 4, [["=", "/counter", 3]], 1.5e12]); // and a deadline after them
   assert.deepEqual(shown.slice(1).map((f) => [f.seq, f.view.counter, f.deadline]), [[4, 2, null], [5, 3, 1.5e12]]);

@@ -10,6 +10,8 @@ import pytest
 
 from geniusnight.engines import get_engine
 from geniusnight.server.play.games import LiveGame
+from geniusnight.server.play.outbound import expand
+from geniusnight.server.play.patches import COMPACT
 
 
 def live_game(game: str, players: int) -> LiveGame:
@@ -45,6 +47,9 @@ def test_state_text_is_the_full_frame_of_each_seat_at_each_seq(game: str) -> Non
                 "seat": seat,
             }
             assert live.state_text(seat) is live.state_text(seat)  # one string for every connection
+            # the compact form: ["s", game_id, seq, deadline, seat, view], the same frame
+            compact = live.state_text(seat, COMPACT)
+            assert compact.startswith('["s",7,') and expand(json.loads(compact)) == frame
         if live.over:
             break
         seat = min(engine.to_act(live.state), default=None)

@@ -49,9 +49,9 @@ from ..server.play.connection import WRITER_LINGER
 
 ADMIN_TOKEN = "bench-admin-token-" + "x" * 16
 ADMIN = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
-# a state or patch frame's game and seq, as an object or as a compact patch (["p", game, seq, ...])
+# a state or patch frame's game and seq, as an object or compact (["s" or "p", game, seq, ...])
 HEAD = re.compile(
-    r'^(?:\{"type":"(?:state|patch)","game_id":(?P<game>\d+),"seq":(?P<seq>\d+)|\["p",(?P<g>\d+),(?P<s>\d+))'
+    r'^(?:\{"type":"(?:state|patch)","game_id":(?P<game>\d+),"seq":(?P<seq>\d+)|\["[sp]",(?P<g>\d+),(?P<s>\d+))'
 )
 REAL_GAMES = ("ingenious", "genius-idea", "brainiac")  # what ``--game all`` (the default) runs
 

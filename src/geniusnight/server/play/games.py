@@ -106,10 +106,11 @@ class LiveGame:
         applies them without reading the log (a longer gap reads it)."""
         return [m for m in self.recent if m["seq"] <= self.seq]
 
-    def state_text(self, seat: int | None) -> str:
-        """The encoded ``state`` frame for ``seat``. The part of the view every seat sees
-        alike is built and encoded once per seq; each seat adds only its own part, and every
-        connection of that seat (or every spectator) gets the same string (see StateFrames)."""
+    def state_text(self, seat: int | None, form: PatchForm | None = None) -> str:
+        """The encoded ``state`` frame for ``seat`` (compact for a client of that ``form``).
+        The part of the view every seat sees alike is built and encoded once per seq; each
+        seat adds only its own part, and every connection of that seat (or every spectator)
+        gets the same string (see StateFrames)."""
         key = (self.seq, self.deadline_at)
         frames = self._frames
         if frames is None or self._frames_key != key:
@@ -118,7 +119,7 @@ class LiveGame:
                 self.id, self.seq, self.deadline_ms(), engine.shared_view(state), partial(engine.seat_view, state)
             )
             self._frames_key = key
-        text = frames.encode(seat)
+        text = frames.encode(seat, form)
         self._frame_sizes[seat] = len(text)
         return text
 

@@ -132,7 +132,7 @@ class Hub:
         conn.view_seat[live.id] = seat
         if conn.patches is not None:
             live.observe(self.patch_steps, conn.patches)  # the next move can then go out as a patch
-        conn.send_text(live.state_text(seat))
+        conn.send_text(live.state_text(seat, conn.patches))
 
     def send_update(self, conn: Connection, live: LiveGame, newest: Step | None = None) -> None:
         """Bring ``conn`` to the current seq: ``patch`` frames from the view it holds when it

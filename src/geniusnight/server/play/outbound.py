@@ -5,8 +5,8 @@ typed value that owns its encoding: ``encode()`` gives the frame's text, compact
 The frames come from here and nowhere else, so a frame's shape is written once; the
 websocket route, the hub and the shutdown only choose which frame to send and to whom.
 
-A client that takes the compact form (``"patches": "compact"``) gets the frames that come
-with every move (``patch``, ``ack``, ``room_patch``) as arrays that the first item names
+A client that takes the compact form (``"patches": "compact"``) gets the frames of the game
+(``state``, ``patch``, ``ack``, ``room_patch``) as arrays that the first item names
 (docs/protocol.md, "The compact form"); :func:`expand` reads one back as its object.
 ``state`` and ``patch`` frames are encoded once per seat and seq, and every connection of
 that seat shares the text: :class:`StateFrames` keeps them for one seq, and a
@@ -197,9 +197,10 @@ class StateFrames:
     """The ``state`` frame of each seat at one seq (and deadline) of one game: the view's part
     every seat sees alike (``shared``) is encoded once, with the frame's head; each seat's frame
     adds its own part (``seat_view``), once, and every connection of that seat (or every
-    spectator) gets the same string."""
+    spectator) gets the same string. In the compact form a state frame is ``["s", game_id,
+    seq, deadline, seat, view]``."""
 
-    __slots__ = ("_open", "_seat_view", "_texts")
+    __slots__ = ("_compact_head", "_open", "_seat_view", "_shared", "_texts")
 
     def __init__(
         self,
@@ -210,17 +211,24 @@ class StateFrames:
         seat_view: Callable[[int | None], dict[str, Any]],
     ) -> None:
         head = encode_json({"type": "state", "game_id": game_id, "seq": seq, "deadline": deadline})
-        self._open = f'{head[:-1]},"view":{encode_json(shared)[:-1]}'
+        self._shared = encode_json(shared)[:-1]  # its closing brace left off: each seat's part goes there
+        self._open = f'{head[:-1]},"view":{self._shared}'
+        self._compact_head = f'["s",{game_id},{seq},{encode_json(deadline)},'
         self._seat_view = seat_view
-        self._texts: dict[int | None, str] = {}
+        self._texts: dict[tuple[int | None, PatchForm | None], str] = {}
 
-    def encode(self, seat: int | None) -> str:
-        text = self._texts.get(seat)
+    def encode(self, seat: int | None, form: PatchForm | None = None) -> str:
+        """``seat``'s frame, compact for a client of that ``form``, else the object."""
+        key = (seat, form)
+        text = self._texts.get(key)
         if text is None:
             own = encode_json(self._seat_view(seat))
-            close = f'}},"seat":{encode_json(seat)}}}'
-            text = self._open + (close if own == "{}" else f",{own[1:-1]}{close}")
-            self._texts[seat] = text
+            own_part = "" if own == "{}" else f",{own[1:-1]}"
+            if form == COMPACT:
+                text = f"{self._compact_head}{encode_json(seat)},{self._shared}{own_part}}}]"
+            else:
+                text = f'{self._open}{own_part}}},"seat":{encode_json(seat)}}}'
+            self._texts[key] = text
         return text
 
 
@@ -267,6 +275,8 @@ def expand(frame: Any) -> Any:
     if not isinstance(frame, list):
         return frame
     match frame:
+        case ["s", game_id, seq, deadline, seat, view]:
+            return {"type": "state", "game_id": game_id, "seq": seq, "deadline": deadline, "view": view, "seat": seat}
         case ["p", game_id, seq, base, ops, *clock]:
             out = {"type": "patch", "game_id": game_id, "seq": seq, "base": base, "ops": ops}
             return out | {"deadline": clock[0]} if clock else out
