@@ -11,7 +11,7 @@ import pytest
 from geniusnight.engines import get_engine
 from geniusnight.server.play.games import LiveGame
 from geniusnight.server.play.outbound import expand
-from geniusnight.server.play.patches import COMPACT
+from geniusnight.server.play.patches import COMPACT, JSON_PATCH
 
 
 def live_game(game: str, players: int) -> LiveGame:
@@ -58,3 +58,9 @@ def test_state_text_is_the_full_frame_of_each_seat_at_each_seq(game: str) -> Non
         }
         live.state = engine.apply(live.state, None if action == {"type": "timeout"} else seat, action)
         live.seq += 1
+
+
+def test_a_client_of_rfc_6902_patches_and_one_of_none_share_one_state_frame() -> None:
+    live = live_game("ingenious", 2)
+    assert live.state_text(0, JSON_PATCH) is live.state_text(0)  # the object, encoded once
+    assert live.state_text(0, COMPACT) != live.state_text(0)

@@ -4,13 +4,13 @@ typed value that owns its encoding: ``encode()`` gives the frame's text, compact
 
 The frames come from here and nowhere else, so a frame's shape is written once; the
 websocket route, the hub and the shutdown only choose which frame to send and to whom.
+``state`` and ``patch`` frames are encoded once per seat and seq, and every connection of
+that seat shares the text: :class:`StateFrames` keeps them for one seq, and a
+:class:`PatchFrame`'s text is kept by the live game on its step (``LiveGame.step_text``).
 
 A client that takes the compact form (``"patches": "compact"``) gets the frames of the game
 (``state``, ``patch``, ``ack``, ``room_patch``) as arrays that the first item names
 (docs/protocol.md, "The compact form"); :func:`expand` reads one back as its object.
-``state`` and ``patch`` frames are encoded once per seat and seq, and every connection of
-that seat shares the text: :class:`StateFrames` keeps them for one seq, and a
-:class:`PatchFrame`'s text is kept by the live game on its step (``LiveGame.step_text``).
 """
 
 from __future__ import annotations
@@ -215,16 +215,18 @@ class StateFrames:
         self._open = f'{head[:-1]},"view":{self._shared}'
         self._compact_head = f'["s",{game_id},{seq},{encode_json(deadline)},'
         self._seat_view = seat_view
-        self._texts: dict[tuple[int | None, PatchForm | None], str] = {}
+        self._texts: dict[tuple[int | None, bool], str] = {}  # by seat, and whether compact
 
     def encode(self, seat: int | None, form: PatchForm | None = None) -> str:
-        """``seat``'s frame, compact for a client of that ``form``, else the object."""
-        key = (seat, form)
+        """``seat``'s frame, compact for a client of that ``form``, else the object (one
+        string for RFC 6902 clients and those that take no patches alike)."""
+        compact = form == COMPACT
+        key = (seat, compact)
         text = self._texts.get(key)
         if text is None:
             own = encode_json(self._seat_view(seat))
             own_part = "" if own == "{}" else f",{own[1:-1]}"
-            if form == COMPACT:
+            if compact:
                 text = f"{self._compact_head}{encode_json(seat)},{self._shared}{own_part}}}]"
             else:
                 text = f'{self._open}{own_part}}},"seat":{encode_json(seat)}}}'

@@ -363,8 +363,8 @@ class Step:
     seat sees alike, once, and each seat's operations on its own part (disjoint keys, see
     ``Engine.seat_view``), as text in each ``PatchForm`` some client of the game took when
     the step was made. The newest step's encoded frames are kept by seat and form, so
-    connections of one seat (or all spectators) share one string, and so is the frame's
-    head, alike for every seat and form; an older step lets them go (``History.advance``):
+    connections of one seat (or all spectators) share one string, and so is the RFC 6902
+    frame's head, alike for every seat; an older step lets them go (``History.advance``):
     they are only made again for a client that reconnects from it, and a game's last 64
     steps' frames would be a third of a busy server's memory (docs/performance.md, D22).
 
