@@ -32,10 +32,13 @@ class Player:
         token: str | None,
         patches: bool | str = False,  # the hello's patches: true, or "compact"
         headers: dict[str, str] | None = None,
+        ack_in_patch: bool = False,  # the hello's ack_in_patch: a move's ack may come in its patch
     ) -> None:
         self.url = f"{ws_base}/ws/{room_id}"
         self.token = token
         self.patches = patches
+        self.ack_in_patch = ack_in_patch
+        self.unread: list[dict[str, Any]] = []  # an ack that came in a patch frame, read next
         self.headers = headers or {}
         self.ws: Any = None
         self.welcome: dict[str, Any] = {}
@@ -51,6 +54,8 @@ class Player:
         hello: dict[str, Any] = {"type": "hello", "token": self.token, "seq": seq}
         if self.patches:
             hello["patches"] = self.patches
+        if self.ack_in_patch:
+            hello["ack_in_patch"] = True
         if resume:
             hello.update(game_id=self.state["game_id"], seq=self.state["seq"], seat=self.state["seat"])
         await self.ws.send(json.dumps(hello))
@@ -61,9 +66,15 @@ class Player:
         return self
 
     async def recv(self, timeout: float = 5) -> dict[str, Any]:
+        if self.unread:
+            return self.unread.pop(0)
         # a compact frame (an array) as its object form
         frame = expand(json.loads(await asyncio.wait_for(self.ws.recv(), timeout)))
         self.frames.append(frame)
+        if frame["type"] == "patch" and "ack" in frame:  # the mover's patch, then its ack
+            ack = {"type": "ack", "ref": frame["ack"], "seq": frame["seq"], "duplicate": False}
+            self.frames.append(ack)
+            self.unread.append(ack)
         if frame["type"] == "state":
             self.state = frame
         elif frame["type"] == "patch":

@@ -21,8 +21,9 @@ export function expand(frame) {
     return { type: "state", game_id, seq, deadline, seat, view };
   }
   if (name === "p") {
-    const [game_id, seq, base, ops, deadline] = rest;
-    return { type: "patch", game_id, seq, base, ops, ...(deadline === undefined ? {} : { deadline }) };
+    // the mover's own patch ends with its move's ref: its ack (the hello's ack_in_patch)
+    const [game_id, seq, base, ops, deadline, ack] = rest;
+    return { type: "patch", game_id, seq, base, ops, ...(deadline == null ? {} : { deadline }), ...(ack === undefined ? {} : { ack }) };
   }
   if (name === "a") return { type: "ack", ref: rest[0], seq: rest[1], duplicate: rest[2] === true };
   if (name === "r") return { type: "room_patch", ops: rest[0] };
@@ -60,12 +61,16 @@ export class RoomSocket {
       this.resyncing = false;
       // the seat token travels in the HttpOnly cookie of the handshake; the view held here
       // lets the server send only the moves missed while away
-      const hello = { type: "hello", token: null, patches: "compact", seq: null, ...this.helloExtra };
+      const hello = { type: "hello", token: null, patches: "compact", ack_in_patch: true, seq: null, ...this.helloExtra };
       const held = this.gameId !== null ? this.held[this.gameId] : undefined;
       if (held) Object.assign(hello, { game_id: this.gameId, seq: this.lastSeq[this.gameId], seat: held.seat });
       ws.send(JSON.stringify(hello));
     };
-    ws.onmessage = (event) => this.onFrame(expand(JSON.parse(event.data)));
+    ws.onmessage = (event) => {
+      const frame = expand(JSON.parse(event.data));
+      this.onFrame(frame);
+      if (frame.ack !== undefined) this.onFrame({ type: "ack", ref: frame.ack, seq: frame.seq, duplicate: false });
+    };
     ws.onclose = () => {
       if (ws !== this.ws) return; // an old socket closing after a reconnect frame
       this.handlers.status?.("closed");

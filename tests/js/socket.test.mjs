@@ -20,7 +20,7 @@ const patch = (base, seq, ops) => ({ type: "patch", game_id: 7, base, seq, ops }
 test("the hello asks for patch frames and names no view before one is held", () => {
   const { socket, ws } = open();
   assert.equal(ws.url, "ws://127.0.0.1:8000/ws/r1");
-  assert.deepEqual(ws.sent[0], { type: "hello", token: null, patches: "compact", seq: null });
+  assert.deepEqual(ws.sent[0], { type: "hello", token: null, patches: "compact", ack_in_patch: true, seq: null });
   socket.stop();
 });
 
@@ -100,7 +100,7 @@ test("after a reconnect frame the hello names the view held and waiting moves go
     const next = FakeWebSocket.last;
     assert.notEqual(next, ws);
     next.open();
-    assert.deepEqual(next.sent[0], { type: "hello", token: null, patches: "compact", seq: 3, game_id: 7, seat: 0 });
+    assert.deepEqual(next.sent[0], { type: "hello", token: null, patches: "compact", ack_in_patch: true, seq: 3, game_id: 7, seat: 0 });
     next.receive({ type: "welcome" });
     assert.deepEqual(next.sent[1], { type: "act", ref, action: { type: "add", n: 2 } });
     next.receive({ type: "ack", ref, seq: 4 });
@@ -164,6 +164,27 @@ test("the compact form's frames are read as the objects they stand for", async (
   ws.receive(["r", [["=", "/status", "playing"]]]); // a room patch
   assert.deepEqual(rooms, [{ status: "lobby" }, { status: "playing" }]);
   ws.receive(["z", 1]); // a name this page does not know is passed over
+  assert.equal(ws.sent.length, 3); // no resync
+  socket.stop();
+});
+
+test("the mover's patch carries its move's ack: the view is shown, then the move answered", async () => {
+  const { socket, ws, shown } = open();
+  ws.receive(["s", 7, 3, null, 0, { counter: 1 }]);
+  const move = socket.act({ type: "add", n: 1 });
+  const [a] = ws.sent.slice(1);
+  let shownWhenAnswered = null;
+  move.then(() => { shownWhenAnswered = shown.length; });
+  ws.receive(["p", 7, 4, 3, [["=", "/counter", 2]], null, a.ref]); // no deadline: null before the ref
+  assert.deepEqual(await move, { ok: true, seq: 4 });
+  assert.equal(shownWhenAnswered, 2);
+  assert.deepEqual(shown[1], full(4, { counter: 2 }));
+  // a patch already shown still answers the move it carries
+  const again = socket.act({ type: "add", n: 1 });
+  const [, b] = ws.sent.slice(1);
+  ws.receive(["p", 7, 4, 3, [["=", "/counter", 2]], 1.5e12, b.ref]);
+  assert.deepEqual(await again, { ok: true, seq: 4 });
+  assert.equal(shown.length, 2);
   assert.equal(ws.sent.length, 3); // no resync
   socket.stop();
 });

@@ -1,13 +1,14 @@
 """Hidden information, transport side: whole games of the three games played over a real
-server's websockets by two seated clients (with a bot) and watched by a spectator (the host and
-the spectator take ``patch`` frames, the spectator's compact ones, the guest whole ``state``
-frames). Every frame each of
-them receives (a patch as the view it makes, and as sent), and every HTTP answer a member can
-ask for while the game runs (the room, ``/view``, the game's log and states, the room and
-replay pages), is checked against what that seat may know at that moment: each view in a
-frame and each ``/view`` answer is exactly the seat's view of the log replayed to its ``seq``
-(the game's oracle in ``tests/hidden_info.py`` checks those views), and no other frame or
-body holds a secret of the seat's.
+server's websockets by two seated clients (with a bot) and watched by a spectator (the host
+takes compact ``patch`` frames with its moves' acks in them, as the pages do, the guest RFC
+6902 ones, the spectator whole ``state`` frames). Each move a client sends is answered once,
+by an ack or an error. Every frame each of them receives (a patch as the view it makes, and
+as sent), and every HTTP answer a member can ask for while the game runs (the room,
+``/view``, the game's log and states, the room and replay pages), is checked against what
+that seat may know at that moment: each view in a frame and each ``/view`` answer is exactly
+the seat's view of the log replayed to its ``seq`` (the game's oracle in
+``tests/hidden_info.py`` checks those views), and no other frame or body holds a secret of
+the seat's.
 """
 
 from __future__ import annotations
@@ -73,6 +74,7 @@ class Seat:
         self.bodies: list[tuple[int, str, str]] = []  # (seq seen so far, what, body)
         self.views: list[dict[str, Any]] = []  # /view answers
         self.seq = 0
+        self.answers: dict[str, list[str]] = {}  # ref of each move sent -> the ack or error frames for it
 
     def auth(self) -> dict[str, str]:
         return {"Authorization": f"Bearer {self.token}"}
@@ -117,12 +119,25 @@ async def play(base: str, room_id: str, game_id: int, me: Seat, replay: Replay, 
                 await act(me, replay, rng)
         frame = await me.player.recv(timeout=30)
         me.seen.append((me.seq, frame))
+        note_answer(me, frame)
         if frame["type"] == "patch":  # the view it makes is checked as a full state frame
             assert me.player.stale == 0, "a patch that does not fit the view held"
             frame = me.player.state
             me.seen.append((me.seq, frame))
         if frame["type"] == "state" and frame["game_id"] == game_id:
             me.seq = max(me.seq, frame["seq"])
+
+
+def note_answer(me: Seat, frame: dict[str, Any]) -> None:
+    if frame["type"] in ("ack", "error") and frame.get("ref") in me.answers:
+        me.answers[frame["ref"]].append(frame["type"])
+
+
+async def every_move_answered_once(me: Seat) -> None:
+    """The answers still on their way once the game is over come in; each move sent has one."""
+    while any(not kinds for kinds in me.answers.values()):
+        note_answer(me, await me.player.recv(timeout=10))
+    assert all(len(kinds) == 1 for kinds in me.answers.values()), me.answers
 
 
 async def act(me: Seat, replay: Replay, rng: random.Random) -> None:
@@ -133,7 +148,9 @@ async def act(me: Seat, replay: Replay, rng: random.Random) -> None:
     action = engine.bot_action(state, me.seat, "random", rng.getrandbits(62))
     if action is None:
         action = rng.choice(engine.legal_actions(state, me.seat))
-    await me.player.send({"type": "act", "ref": f"m{me.seat}-{me.seq}-{rng.getrandbits(20)}", "action": action})
+    ref = f"m{me.seat}-{me.seq}-{rng.getrandbits(20)}"
+    me.answers[ref] = []
+    await me.player.send({"type": "act", "ref": ref, "action": action})
 
 
 async def check_seat(base: str, room_id: str, game_id: int, me: Seat, replay: Replay, rng: random.Random) -> int:
@@ -177,12 +194,13 @@ async def one_game(srv: ServerProcess, game: str, players: int, seed: int) -> in
     game_id = started.json()["game_id"]
     watcher = await join(srv.base, invite, "Watcher")
     assert watcher["seat"] is None
-    # after the first state the host gets patch frames, the spectator compact ones, the guest
-    # whole states
+    # after the first state the host gets compact patch frames with its acks in them, the guest
+    # RFC 6902 ones, the spectator whole states
+    host = Player(srv.ws_base, room_id, host_token, patches="compact", ack_in_patch=True)
     seats = [
-        Seat(await Player(srv.ws_base, room_id, host_token, patches=True).connect(), host_token, 0),
-        Seat(await Player(srv.ws_base, room_id, guest_token).connect(), guest_token, 1),
-        Seat(await Player(srv.ws_base, room_id, watcher["token"], patches="compact").connect(), watcher["token"], None),
+        Seat(await host.connect(), host_token, 0),
+        Seat(await Player(srv.ws_base, room_id, guest_token, patches=True).connect(), guest_token, 1),
+        Seat(await Player(srv.ws_base, room_id, watcher["token"]).connect(), watcher["token"], None),
     ]
     replay = Replay(srv.base, game_id)
     try:
@@ -193,6 +211,8 @@ async def one_game(srv: ServerProcess, game: str, players: int, seed: int) -> in
         await asyncio.wait_for(
             asyncio.gather(*(play(srv.base, room_id, game_id, me, replay, rng) for me in seats)), 120
         )
+        for me in seats:
+            await every_move_answered_once(me)
         counts = [await check_seat(srv.base, room_id, game_id, me, replay, rng) for me in seats]
     finally:
         for me in seats:

@@ -4,6 +4,7 @@ spectators, over whole games; a patch carries nothing its seat's view does not h
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import json
 from pathlib import Path
@@ -493,3 +494,46 @@ def test_history_keeps_a_view_the_engines_operations_left_unchanged() -> None:
         [],
         [{"op": "replace", "path": "/a", "value": 3}] * 2,
     ]
+
+
+async def test_the_movers_ack_rides_in_its_patch_when_its_hello_asks(server: ServerProcess) -> None:
+    room_id, host_token, guest_token = await two_seats(server)
+    host = await Player(server.ws_base, room_id, host_token, patches="compact", ack_in_patch=True).connect()
+    host_tab = await Player(server.ws_base, room_id, host_token, patches="compact", ack_in_patch=True).connect()
+    guest = await Player(server.ws_base, room_id, guest_token, patches="compact").connect()
+    json_guest = await Player(server.ws_base, room_id, guest_token, patches=True, ack_in_patch=True).connect()
+
+    async def raw_frames(player: Player, count: int) -> list[Any]:
+        """The next ``count`` frames of the game as sent, passing over the room's."""
+        got: list[Any] = []
+        while len(got) < count:
+            frame = json.loads(await asyncio.wait_for(player.ws.recv(), 5))
+            if (frame[0] if isinstance(frame, list) else frame["type"]) not in ("r", "room", "room_patch"):
+                got.append(frame)
+        return got
+
+    await host.send({"type": "act", "ref": "h1", "action": {"type": "add", "n": 2}})
+    (mine,) = await raw_frames(host, 1)  # one frame: the patch, its last item the move's ref
+    assert mine[:4] == ["p", host.state["game_id"], 1, 0] and mine[5:] == [None, "h1"]
+    assert expand(mine)["ack"] == "h1"
+    (tab,) = await raw_frames(host_tab, 1)  # the same member's other tab moved nothing
+    assert tab == mine[:5]
+    (theirs,) = await raw_frames(guest, 1)
+    assert theirs[:4] == ["p", host.state["game_id"], 1, 0] and len(theirs) == 5
+    # a client that did not ask gets its ack as a frame of its own, after its patch
+    await guest.send({"type": "act", "ref": "g1", "action": {"type": "add", "n": 1}})
+    patch, ack = await raw_frames(guest, 2)
+    assert patch[:3] == ["p", host.state["game_id"], 2] and len(patch) == 5 and ack == ["a", "g1", 2]
+    # a move sent again is acknowledged as a duplicate, on its own: it made no step
+    await raw_frames(host, 1)
+    await host.send({"type": "act", "ref": "h1", "action": {"type": "add", "n": 2}})
+    assert await raw_frames(host, 1) == [["a", "h1", 1, True]]
+    # the wsclient reads the folded ack as the ack it stands for
+    ack = await host.act({"type": "add", "n": 1}, ref="h2")
+    assert ack == {"type": "ack", "ref": "h2", "seq": 3, "duplicate": False}
+    # an RFC 6902 client has no array to carry it: its ack is a frame of its own
+    await json_guest.send({"type": "act", "ref": "j1", "action": {"type": "add", "n": 1}})
+    frames = await raw_frames(json_guest, 5)
+    assert [f["type"] for f in frames] == ["patch"] * 4 + ["ack"] and "ack" not in frames[3]
+    for player in (host, host_tab, guest, json_guest):
+        await player.close()

@@ -423,6 +423,8 @@ async def play_room(
             ws_base = bases[(index + (0 if args.room_affinity else j)) % len(bases)].replace("http://", "ws://")
             ws = await websockets.connect(f"{ws_base}/ws/{room_id}", max_size=1 << 22, compression=None)
             hello = {"type": "hello", "token": tokens[j], "seq": None, "patches": HELLO_PATCHES[args.patches]}
+            if args.patches == "compact":
+                hello["ack_in_patch"] = True  # as the pages ask: a move's ack comes in its patch
             await ws.send(json.dumps(hello))
             room.socks.append(ws)
         readers = [asyncio.create_task(_reader(room, j, ws, stats)) for j, ws in enumerate(room.socks)]

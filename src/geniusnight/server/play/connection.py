@@ -98,6 +98,10 @@ class Connection:
     last_seq: dict[int, int] = field(default_factory=dict)  # game id -> last seq sent
     view_seat: dict[int, int | None] = field(default_factory=dict)  # game id -> seat of that view
     patches: PatchForm | None = None  # the form its ``patch`` and ``room_patch`` frames take (the hello said so)
+    # a compact client that reads a move's ack from its patch frame (the hello said so), and
+    # the ref of its move under way until the hub folded its ack into one (Hub.send_update)
+    acks_in_patch: bool = False
+    unacked: str | None = None
     room_held: int | None = None  # the hub's room frame (Hub.room_last) this client holds; None: another
     screen_invite: str | None = None  # a shared screen: the invite path its key holds for (a new one retires it)
     closed: bool = False  # no more frames are taken; the socket closes once the backlog is out

@@ -33,6 +33,9 @@ class Hello:
     # a shared screen's key (docs/protocol.md, "The shared screen"): "" for one that is no
     # text; None: no screen, a member with a token or the cookie
     screen: str | None = None
+    # the client reads a move's ack from the mover's compact patch frame (docs/protocol.md,
+    # "The compact form")
+    ack_in_patch: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +94,7 @@ def read(text: str, max_bytes: int) -> Frame:
             patches=_patch_form(frame.get("patches")),
             resume=_resume(frame),
             screen=_screen_key(frame.get("screen")),
+            ack_in_patch=frame.get("ack_in_patch") is True,
         )
     if kind == "act":
         if ref is not None and (not isinstance(ref, str) or not 0 < len(ref) <= REF_MAX):

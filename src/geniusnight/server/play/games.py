@@ -180,10 +180,15 @@ class LiveGame:
         steps = self.observe(keep).steps
         return steps[-1] if steps and steps[-1].seq == self.seq else None
 
-    def step_text(self, step: Step, seat: int | None, form: PatchForm) -> str | None:
+    def step_text(self, step: Step, seat: int | None, form: PatchForm, ack: str | None = None) -> str | None:
         """``step``'s encoded ``patch`` frame in ``form`` for ``seat``: encoded once for every
         connection of that seat that takes the form. None if the step was made before a
-        client took ``form``."""
+        client took ``form``. With ``ack``, the ref of the move the step made, the mover's
+        own frame (compact only), encoded for it alone."""
+        if ack is not None:
+            if form not in step.texts:
+                return None
+            return PatchFrame(self.id, step, self.deadline_ms(), seat, form, ack).encode()
         key = (seat, form)
         text = step.frames.get(key)
         if text is None:

@@ -145,12 +145,22 @@ class Hub:
         seat = live.seat_of(conn.member_id)
         form = conn.patches
         if form is not None and last is not None and conn.view_seat.get(live.id, _NO_VIEW) == seat:
-            text = live.step_text(newest, seat, form) if newest is not None and newest.base == last else None
+            text, acked = None, None
+            if newest is not None and newest.base == last:
+                ref = conn.unacked
+                if ref is not None and live.refs.get((conn.member_id, seat, ref)) == newest.seq:
+                    # the mover's own step: its ack rides in the frame, one socket write fewer
+                    text = live.step_text(newest, seat, form, ack=ref)
+                    acked = ref if text is not None else None
+                else:
+                    text = live.step_text(newest, seat, form)
             texts = [text] if text is not None else live.patch_texts(seat, last, self.patch_steps, form)
             if texts is not None:
                 size = sum(map(len, texts))
                 if size < PATCH_ALWAYS or size < live.state_size(seat):
                     conn.last_seq[live.id] = live.seq
+                    if acked is not None:
+                        conn.unacked = None  # sent: the move's own ack frame is not
                     for text in texts:
                         conn.send_text(text)
                     return

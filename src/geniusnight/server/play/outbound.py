@@ -241,13 +241,17 @@ class PatchFrame:
     per step and kept on it (it holds only numbers). A patch has no ``seat`` (it is the seat
     of the view it applies to) and names a ``deadline`` only when there is one: the frame a
     client gets after every move holds no more than it needs. In the compact form it is
-    ``["p", game_id, seq, base, ops]``, the deadline after the operations if there is one."""
+    ``["p", game_id, seq, base, ops]``, the deadline after the operations if there is one;
+    the mover's own frame, with ``ack``, is ``["p", game_id, seq, base, ops, deadline, ref]``
+    (the deadline null if there is none): the patch, then the ack of the move ``ref``, which
+    the step made, as ``["a", ref, seq]`` would say."""
 
     game_id: int
     step: Step
     deadline: float | None  # epoch ms
     seat: int | None
     form: PatchForm = JSON_PATCH
+    ack: str | None = None  # the ref of the move the step made, to its mover (compact only)
 
     def encode(self) -> str:
         """The frame's text; the step must hold its operations in ``form``."""
@@ -255,8 +259,12 @@ class PatchFrame:
         ops = step.ops_text(self.seat, self.form)
         assert ops is not None, "the step was made before a client took this form"
         if self.form == COMPACT:
-            clock = "" if self.deadline is None else f",{encode_json(self.deadline)}"
-            return f'["p",{self.game_id},{step.seq},{step.base},[{ops}]{clock}]'
+            if self.ack is not None:
+                tail = f",{encode_json(self.deadline)},{encode_json(self.ack)}"
+            else:
+                tail = "" if self.deadline is None else f",{encode_json(self.deadline)}"
+            return f'["p",{self.game_id},{step.seq},{step.base},[{ops}]{tail}]'
+        assert self.ack is None, "an ack rides only in the compact form"
         head = step.head
         if not head:
             clock = "" if self.deadline is None else f'"deadline":{encode_json(self.deadline)},'
@@ -271,6 +279,8 @@ def expand(frame: Any) -> Any:
 
     >>> expand(["p", 7, 13, 12, [["=", "/turn", 1]]])
     {'type': 'patch', 'game_id': 7, 'seq': 13, 'base': 12, 'ops': [['=', '/turn', 1]]}
+    >>> expand(["p", 7, 14, 13, [["=", "/turn", 0]], None, "c-18"])["ack"]
+    'c-18'
     >>> expand(["a", "c-17", 13]), expand({"type": "pong", "ref": 1})
     ({'type': 'ack', 'ref': 'c-17', 'seq': 13, 'duplicate': False}, {'type': 'pong', 'ref': 1})
     """
@@ -279,9 +289,13 @@ def expand(frame: Any) -> Any:
     match frame:
         case ["s", game_id, seq, deadline, seat, view]:
             return {"type": "state", "game_id": game_id, "seq": seq, "deadline": deadline, "view": view, "seat": seat}
-        case ["p", game_id, seq, base, ops, *clock]:
+        case ["p", game_id, seq, base, ops, *tail]:
             out = {"type": "patch", "game_id": game_id, "seq": seq, "base": base, "ops": ops}
-            return out | {"deadline": clock[0]} if clock else out
+            if tail and tail[0] is not None:
+                out["deadline"] = tail[0]
+            if len(tail) > 1:
+                out["ack"] = tail[1]  # the mover's frame: the ack of its move ``ref``, at ``seq``
+            return out
         case ["a", ref, seq, *duplicate]:
             return {"type": "ack", "ref": ref, "seq": seq, "duplicate": bool(duplicate and duplicate[0])}
         case ["r", ops]:

@@ -28,6 +28,7 @@ from .connection import Connection, TokenBucket
 from .frames import Act, Chat, Hello, Ping, Refused, Unknown
 from .games import GameService
 from .hub import Hub
+from .patches import COMPACT
 
 log = logging.getLogger(__name__)
 
@@ -191,6 +192,7 @@ async def _admit(ws: WebSocket, send: Send, ports: SocketPorts, room_id: str) ->
         away=admitted.away,
         muted=admitted.muted,
         patches=hello.patches,
+        acks_in_patch=hello.ack_in_patch and hello.patches == COMPACT,
         held=[],  # until its welcome
     )
     ports.hub.add(conn)
@@ -344,8 +346,16 @@ async def _act(ports: SocketPorts, conn: Connection, frame: Act) -> None:
         conn.send_frame(outbound.Error(ref, "system_only", "Only the server applies timeouts."))
         return
     assert conn.member_id is not None
-    outcome = await ports.games.submit_for(snap_game, conn.member_id, action, ref)
+    # the hub folds the ack into the mover's patch frame when it can (Hub.send_update)
+    folds = conn.acks_in_patch and ref is not None
+    conn.unacked = ref if folds else None
+    try:
+        outcome = await ports.games.submit_for(snap_game, conn.member_id, action, ref)
+    finally:
+        folded = folds and conn.unacked is None
+        conn.unacked = None
     if outcome.ok:
-        conn.send_frame(outbound.Ack(ref, outcome.seq, outcome.duplicate, conn.patches))
+        if not folded:
+            conn.send_frame(outbound.Ack(ref, outcome.seq, outcome.duplicate, conn.patches))
     else:
         conn.send_frame(outbound.Error(ref, outcome.code, outcome.message))
