@@ -1,7 +1,9 @@
-"""What a game start and a room read cost the server, in CPU, on a real server process.
+"""What a socket's admission, a game start and a room read cost the server, in CPU, on a real server process.
 
-``--rooms`` rooms of four members, each with its four websockets open (taking patch frames,
-as the browser does), are set up first. Then each host starts its game, one after the other
+``--rooms`` rooms of four members are set up first, then their sockets are opened one after
+the other, each waiting for its welcome (taking patch frames, as the browser does): a
+socket's figure is its admission, its welcome and the room frames its coming sends to the
+sockets already open. Then each host starts its game, one after the other
 (``POST /api/rooms/<room>/start``: the game written, cached, and its first state, the room
 and each seat sent to the four sockets), and then each host reads its room
 (``GET /api/rooms/<room>``). The server process's CPU time (user + system, all its threads)
@@ -74,7 +76,9 @@ async def measure(
     ws_base = base.replace("http://", "ws://")
     socks: list[websockets.ClientConnection] = []
     hosts: list[tuple[str, dict[str, str]]] = []
+    out: dict[str, float] = {}
     async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+        members: list[tuple[str, list[str]]] = []
         for _ in range(rooms):
             made = (await http.post("/api/rooms", json={"game": game, "options": {}, "name": "P0"})).json()
             invite = made["invite_url"].rsplit("/", 1)[-1]
@@ -83,15 +87,22 @@ async def measure(
                 http.cookies.clear()  # a seat cookie would make the next join "already seated"
                 tokens.append((await http.post(f"/api/join/{invite}", json={"name": f"P{j}"})).json()["token"])
             http.cookies.clear()
-            for token in tokens:
-                ws = await websockets.connect(f"{ws_base}/ws/{made['room_id']}", compression=None)
-                await ws.send(json.dumps({"type": "hello", "token": token, "seq": None, "patches": True}))
-                socks.append(ws)
+            members.append((made["room_id"], tokens))
             hosts.append((made["room_id"], {"Authorization": f"Bearer {tokens[0]}"}))
+        await asyncio.sleep(0.5)
+        # each socket opened, welcomed, and its room frame sent to the room's sockets before it
+        before = cpu_seconds(proc)
+        for room_id, tokens in members:
+            for token in tokens:
+                ws = await websockets.connect(f"{ws_base}/ws/{room_id}", compression=None)
+                await ws.send(json.dumps({"type": "hello", "token": token, "seq": None, "patches": True}))
+                while '"welcome"' not in await ws.recv():
+                    pass
+                socks.append(ws)
         readers = [asyncio.create_task(drain(ws)) for ws in socks]
-        await asyncio.sleep(2)  # the hellos answered, the server quiet
+        await asyncio.sleep(2)  # the room frames sent, the server quiet
+        out["socket admitted: server CPU-ms each"] = round((cpu_seconds(proc) - before) / len(socks) * 1000, 2)
 
-        out: dict[str, float] = {}
         for name, method, path in (("start", "POST", "/start"), ("room read", "GET", "")):
             spy = profiler(proc.pid, profile) if profile and name == "start" else None
             if window is not None and name == "start":

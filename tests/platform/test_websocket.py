@@ -5,11 +5,14 @@ from __future__ import annotations
 import asyncio
 import json
 
+import httpx
 import pytest
 import websockets
 
 from support import ServerProcess
 from wsclient import Player, host_post, join, make_room
+
+ADMIN = {"Authorization": "Bearer " + "t" * 32}  # support.ServerProcess's admin token
 
 
 async def two_player_game(server: ServerProcess) -> tuple[str, Player, Player]:
@@ -116,6 +119,43 @@ async def test_unknown_token_is_refused(server: ServerProcess) -> None:
     assert frame["type"] == "error" and frame["code"] == "not_member"
     with pytest.raises(websockets.ConnectionClosed):
         await p.recv()
+
+
+async def refused_at_hello(server: ServerProcess, room_id: str, token: str) -> tuple[str, int | None]:
+    """The error code a socket of ``room_id`` gets for a hello with ``token``, and its close code."""
+    async with websockets.connect(f"{server.ws_base}/ws/{room_id}") as ws:
+        await ws.send(json.dumps({"type": "hello", "token": token, "seq": None}))
+        frame = json.loads(await ws.recv())
+        with pytest.raises(websockets.ConnectionClosed):
+            await ws.recv()
+        assert frame["type"] == "error", frame
+        return frame["code"], ws.close_code
+
+
+async def test_a_socket_is_admitted_only_for_a_member_of_that_open_room(server: ServerProcess) -> None:
+    room_id, token, invite = await make_room(server.base)
+    other_room, other_token, _ = await make_room(server.base)
+    guest = await join(server.base, invite, "Guest")
+    leaver = await join(server.base, invite, "Leaver")
+    assert await refused_at_hello(server, room_id, other_token) == ("not_member", 4401)  # another room's
+    assert await refused_at_hello(server, "no-such-room", token) == ("no_room", 4404)
+    host_auth = {"Authorization": f"Bearer {token}"}
+    async with httpx.AsyncClient(base_url=server.base) as c:
+        kicked = await c.delete(f"/api/rooms/{room_id}/seats/{leaver['seat']}", headers=host_auth)
+        assert kicked.status_code == 200, kicked.text
+    assert await refused_at_hello(server, room_id, leaver["token"]) == ("not_member", 4401)
+    # a member is welcomed as who they are: in a running game, with their seat in it
+    assert (await host_post(server.base, room_id, token, "/start")).status_code == 200
+    seated = await Player(server.ws_base, room_id, guest["token"]).connect()
+    you = seated.welcome["you"]
+    assert (you["name"], you["seat"], you["host"], you["away"], you["muted"]) == ("Guest", 1, False, False, False)
+    assert seated.state["seat"] == 1
+    await seated.close()
+    # a closed room admits nobody
+    async with httpx.AsyncClient(base_url=server.base) as c:
+        closed = await c.post(f"/api/admin/rooms/{other_room}/close", headers=ADMIN)
+        assert closed.status_code == 200, closed.text
+    assert await refused_at_hello(server, other_room, other_token) == ("no_room", 4404)
 
 
 async def test_same_ref_is_never_applied_twice(server: ServerProcess) -> None:

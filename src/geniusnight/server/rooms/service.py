@@ -653,22 +653,6 @@ class RoomService:
         await self.s.flush()
         return msg
 
-    async def recent_chat(self, room_id: str, limit: int = 50) -> list[dict[str, Any]]:
-        rows = await self.s.execute(
-            select(ChatMessage).where(ChatMessage.room_id == room_id).order_by(ChatMessage.id.desc()).limit(limit)
-        )
-        return [chat_json(m) for m in reversed(list(rows.scalars()))]
-
-
-def chat_json(m: ChatMessage) -> dict[str, Any]:
-    return {
-        "id": m.id,
-        "name": m.name,
-        "seat": m.seat,
-        "text": m.text,
-        "at": m.created_at.isoformat(),
-    }
-
 
 @dataclass(frozen=True, slots=True)
 class RoomServices:

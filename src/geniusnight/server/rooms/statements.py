@@ -19,7 +19,7 @@ from sqlalchemy import Connection, Table, bindparam, func, insert, select, updat
 from sqlalchemy.exc import DBAPIError
 
 from ...engines import get_engine
-from ...storage.models import Game, GameSeat, Member, Room, RoomStatus
+from ...storage.models import ChatMessage, Game, GameSeat, Member, Room, RoomStatus
 from ...storage.postgres import lost_to_another_transaction
 from ...storage.sqlite import is_locked
 from ..errors import ApiError
@@ -34,6 +34,7 @@ ROOMS: Table = Room.__table__  # type: ignore[assignment]
 MEMBERS: Table = Member.__table__  # type: ignore[assignment]
 GAMES: Table = Game.__table__  # type: ignore[assignment]
 GAME_SEATS: Table = GameSeat.__table__  # type: ignore[assignment]
+CHAT: Table = ChatMessage.__table__  # type: ignore[assignment]
 
 # a room snapshot's statements (RoomService.read_snapshot), built once: building them cost as
 # much as running them
@@ -99,6 +100,61 @@ _PLAYING = (
         version=ROOMS.c.version + 1,
     )
 )
+
+
+# a socket's admission (read_admission): the open room, the member who holds the token in it
+# (none: no member of this room holds it, or they were kicked) and their seat in its current
+# game, in one statement
+_ADMISSION = (
+    select(
+        ROOMS.c.current_game_id,
+        ROOMS.c.status,
+        ROOMS.c.host_member_id,
+        MEMBERS.c.id.label("member_id"),
+        MEMBERS.c.name,
+        MEMBERS.c.seat,
+        MEMBERS.c.away_by,
+        MEMBERS.c.muted,
+        GAME_SEATS.c.seat.label("game_seat"),
+    )
+    .select_from(ROOMS)
+    .outerjoin(
+        MEMBERS,
+        (MEMBERS.c.room_id == ROOMS.c.id)
+        & (MEMBERS.c.token_hash == bindparam("token_hash"))
+        & MEMBERS.c.kicked.is_(False),
+    )
+    .outerjoin(
+        GAME_SEATS,
+        (GAME_SEATS.c.game_id == ROOMS.c.current_game_id) & (GAME_SEATS.c.member_id == MEMBERS.c.id),
+    )
+    .where(ROOMS.c.id == bindparam("room_id"), ROOMS.c.status != RoomStatus.CLOSED)
+)
+_RECENT_CHAT = (
+    select(CHAT.c.id, CHAT.c.name, CHAT.c.seat, CHAT.c.text, CHAT.c.created_at)
+    .where(CHAT.c.room_id == bindparam("room_id"))
+    .order_by(CHAT.c.id.desc())
+    .limit(bindparam("limit"))
+)
+
+
+def read_admission(conn: Connection, room_id: str, token_hash: str | None) -> Any:
+    """The room ``room_id`` and the caller, for a socket that opens: a row with the room's
+    ``status``, ``current_game_id`` and ``host_member_id``, and the member who holds
+    ``token_hash`` in it (``member_id`` None if none does) with their ``name``, lobby ``seat``,
+    ``away_by``, ``muted`` and ``game_seat`` (their seat in the current game, if one started).
+    None if there is no such open room."""
+    return conn.execute(_ADMISSION, {"room_id": room_id, "token_hash": token_hash}).one_or_none()
+
+
+def read_recent_chat(conn: Connection, room_id: str, limit: int = 50) -> list[dict[str, Any]]:
+    """The room's last ``limit`` chat messages, oldest first, as the room shows them."""
+    return [chat_json(m) for m in reversed(conn.execute(_RECENT_CHAT, {"room_id": room_id, "limit": limit}).all())]
+
+
+def chat_json(m: Any) -> dict[str, Any]:
+    """A chat message (a ``ChatMessage``, or a row of its columns) as the room shows it."""
+    return {"id": m.id, "name": m.name, "seat": m.seat, "text": m.text, "at": m.created_at.isoformat()}
 
 
 def invite_path(invite: str) -> str:

@@ -24,9 +24,17 @@ from ..ports import Presence, Roster, Turns
 from ..replay.logs import GameLogs
 from .hosting import HostWatch
 from .publisher import RoomPublisher, RoomReader
-from .refusals import empty_seat, not_member, seats_busy
-from .service import RoomService, RoomServices, chat_json
-from .statements import SEATING_TRIES, RoomChanged, lost_race, start_game
+from .refusals import empty_seat, no_room, not_member, seats_busy
+from .service import RoomService, RoomServices
+from .statements import (
+    SEATING_TRIES,
+    RoomChanged,
+    chat_json,
+    lost_race,
+    read_admission,
+    read_recent_chat,
+    start_game,
+)
 
 REMOVED_MESSAGE = "The host removed you from the room."
 FILE_MAX = 384 * 1024  # bytes of an uploaded option file (its option is at most OPTION_MAX_BYTES as JSON)
@@ -162,12 +170,12 @@ class RoomUseCases:
 
     async def chat_history(self, room_id: str, token: str | None) -> list[dict[str, Any]]:
         async with self._rooms() as svc:
-            room, _ = await self._member(svc, room_id, token)
-            return await svc.recent_chat(room.id)
+            await self._member(svc, room_id, token)
+        return await self.recent_chat(room_id)
 
     async def recent_chat(self, room_id: str) -> list[dict[str, Any]]:
-        async with self._rooms() as svc:
-            return await svc.recent_chat(room_id)
+        """The room's last chat messages, as a socket's welcome shows them."""
+        return await self.db.read(partial(read_recent_chat, room_id=room_id))
 
     async def view(self, room_id: str, token: str | None) -> tuple[LiveGame, int | None]:
         """The room's current game and the seat the caller holds in it."""
@@ -234,7 +242,33 @@ class RoomUseCases:
     async def admit(self, room_id: str, token: str | None) -> Admission:
         """A member opens a socket. One the host handed to a bot comes back by connecting
         while none of their sockets is open; a bot the member asked for stays until they
-        take the seat back."""
+        take the seat back.
+
+        Read in one Core statement: every page load and every reconnect (all of a server's
+        sockets after a restart) comes through here, and an ORM session's statements each
+        went through a database thread and back (docs/performance.md, D40)."""
+        token_hash = self.room_services.token_hash(token) if token else None
+        seen = await self.db.read(partial(read_admission, room_id=room_id, token_hash=token_hash))
+        if seen is None:
+            raise no_room()
+        if seen.member_id is None:
+            raise ApiError(401, "not_member", "Join the room by its invite link first.")
+        if seen.away_by == "host" and seen.member_id not in self.presence.online_members(room_id):
+            return await self._admit_back(room_id, token)
+        playing = seen.status != RoomStatus.LOBBY and seen.current_game_id is not None
+        return Admission(
+            member_id=seen.member_id,
+            name=seen.name,
+            seat=seen.game_seat if playing else seen.seat,
+            host=seen.member_id == seen.host_member_id,
+            away=seen.away_by is not None,
+            muted=seen.muted,
+            game_id=seen.current_game_id,
+        )
+
+    async def _admit_back(self, room_id: str, token: str | None) -> Admission:
+        """``admit`` for a member whose seat the host handed to a bot: the seat is theirs
+        again, written under the room's lock, if they are still away by the host then."""
         async with self._rooms() as svc:
             room = await svc.room(room_id)
             member = await svc.member_by_token(room_id, token)
