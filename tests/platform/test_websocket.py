@@ -151,6 +151,11 @@ async def test_a_socket_is_admitted_only_for_a_member_of_that_open_room(server: 
     assert (you["name"], you["seat"], you["host"], you["away"], you["muted"]) == ("Guest", 1, False, False, False)
     assert seated.state["seat"] == 1
     await seated.close()
+    async with httpx.AsyncClient(base_url=server.base) as c:  # and as the room read tells them
+        read = await c.get(f"/api/rooms/{room_id}", headers={"Authorization": f"Bearer {guest['token']}"})
+        assert read.status_code == 200 and read.json()["you"] == you
+        stranger = await c.get(f"/api/rooms/{room_id}", headers={"Authorization": f"Bearer {leaver['token']}"})
+        assert stranger.json()["you"] is None  # a kicked member's token reads as nobody's
     # a closed room admits nobody
     async with httpx.AsyncClient(base_url=server.base) as c:
         closed = await c.post(f"/api/admin/rooms/{other_room}/close", headers=ADMIN)

@@ -104,17 +104,6 @@ class RoomService:
             select(GameSeat.seat).where(GameSeat.game_id == room.current_game_id, GameSeat.member_id == member.id)
         )
 
-    async def you(self, room: Room, member: Member) -> dict[str, Any]:
-        """Who the member is in the room (the ``you`` of the API and the websocket)."""
-        return {
-            "member_id": member.id,
-            "name": member.name,
-            "seat": await self.seat_of(room, member),
-            "host": member.id == room.host_member_id,
-            "away": member.away_by is not None,
-            "muted": member.muted,
-        }
-
     async def identities(self, room: Room) -> dict[int, dict[str, Any]]:
         """``you`` for every person in the room, by member id, in two queries."""
         people = list(

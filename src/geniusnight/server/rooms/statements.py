@@ -147,6 +147,12 @@ def read_admission(conn: Connection, room_id: str, token_hash: str | None) -> An
     return conn.execute(_ADMISSION, {"room_id": room_id, "token_hash": token_hash}).one_or_none()
 
 
+def read_room_as(conn: Connection, room_id: str, token_hash: str | None) -> tuple[Any, RoomSnapshot | None]:
+    """:func:`read_admission` and :func:`read_snapshot` of the room, read together (one
+    transaction: the caller's seat is one of the snapshot's)."""
+    return read_admission(conn, room_id, token_hash), read_snapshot(conn, room_id)
+
+
 def read_recent_chat(conn: Connection, room_id: str, limit: int = 50) -> list[dict[str, Any]]:
     """The room's last ``limit`` chat messages, oldest first, as the room shows them."""
     return [chat_json(m) for m in reversed(conn.execute(_RECENT_CHAT, {"room_id": room_id, "limit": limit}).all())]

@@ -33,6 +33,7 @@ from .statements import (
     lost_race,
     read_admission,
     read_recent_chat,
+    read_room_as,
     start_game,
 )
 
@@ -86,6 +87,21 @@ class Admission:
     away: bool
     muted: bool
     game_id: int | None
+
+
+def _admitted(seen: Any) -> Admission:
+    """The member of a :func:`.statements.read_admission` row, as they are now: in a running
+    game at their seat in it, else at their lobby seat."""
+    playing = seen.status != RoomStatus.LOBBY and seen.current_game_id is not None
+    return Admission(
+        member_id=seen.member_id,
+        name=seen.name,
+        seat=seen.game_seat if playing else seen.seat,
+        host=seen.member_id == seen.host_member_id,
+        away=seen.away_by is not None,
+        muted=seen.muted,
+        game_id=seen.current_game_id,
+    )
 
 
 class RoomUseCases:
@@ -158,14 +174,27 @@ class RoomUseCases:
         return snap.for_online(self.presence.online_members(room_id)) if snap is not None else None
 
     async def room_for(self, room_id: str, token: str | None) -> dict[str, Any]:
-        """The room as the caller sees it, with ``you`` (null for a stranger)."""
-        async with self._rooms() as svc:
-            room, member = await self._caller(svc, room_id, token)
-            snap = await svc.snapshot(room, self.presence.online_members(room_id))
-            snap["you"] = await svc.you(room, member) if member is not None else None
-        if member is None:
+        """The room as the caller sees it, with ``you`` (null for a stranger); read inline,
+        as a socket's admission is (D40)."""
+        token_hash = self.room_services.token_hash(token) if token else None
+        seen, room = await self.db.read(partial(read_room_as, room_id=room_id, token_hash=token_hash))
+        if seen is None or room is None:
+            raise no_room()
+        snap = room.for_online(self.presence.online_members(room_id))
+        if seen.member_id is None:
+            snap["you"] = None
             # the invite and the code let people join: only members see them
             del snap["invite_path"], snap["code"]
+        else:
+            you = _admitted(seen)
+            snap["you"] = {
+                "member_id": you.member_id,
+                "name": you.name,
+                "seat": you.seat,
+                "host": you.host,
+                "away": you.away,
+                "muted": you.muted,
+            }
         return snap
 
     async def chat_history(self, room_id: str, token: str | None) -> list[dict[str, Any]]:
@@ -255,16 +284,7 @@ class RoomUseCases:
             raise ApiError(401, "not_member", "Join the room by its invite link first.")
         if seen.away_by == "host" and seen.member_id not in self.presence.online_members(room_id):
             return await self._admit_back(room_id, token)
-        playing = seen.status != RoomStatus.LOBBY and seen.current_game_id is not None
-        return Admission(
-            member_id=seen.member_id,
-            name=seen.name,
-            seat=seen.game_seat if playing else seen.seat,
-            host=seen.member_id == seen.host_member_id,
-            away=seen.away_by is not None,
-            muted=seen.muted,
-            game_id=seen.current_game_id,
-        )
+        return _admitted(seen)
 
     async def _admit_back(self, room_id: str, token: str | None) -> Admission:
         """``admit`` for a member whose seat the host handed to a bot: the seat is theirs
