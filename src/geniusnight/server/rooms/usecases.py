@@ -20,6 +20,7 @@ from ...storage.models import Game, Member, Room, RoomStatus
 from ..errors import ApiError
 from ..limits import RateLimit
 from ..play.games import GameService, LiveGame
+from ..play.outbound import Identity
 from ..ports import Presence, Roster, Turns
 from ..replay.logs import GameLogs
 from .hosting import HostWatch
@@ -87,6 +88,10 @@ class Admission:
     away: bool
     muted: bool
     game_id: int | None
+
+    def identity(self) -> Identity:
+        """Who they are, as the welcome's ``you`` and the room read's tell it."""
+        return Identity(self.member_id, self.name, self.seat, self.host, self.away, self.muted)
 
 
 def _admitted(seen: Any) -> Admission:
@@ -186,15 +191,7 @@ class RoomUseCases:
             # the invite and the code let people join: only members see them
             del snap["invite_path"], snap["code"]
         else:
-            you = _admitted(seen)
-            snap["you"] = {
-                "member_id": you.member_id,
-                "name": you.name,
-                "seat": you.seat,
-                "host": you.host,
-                "away": you.away,
-                "muted": you.muted,
-            }
+            snap["you"] = _admitted(seen).identity().as_json()
         return snap
 
     async def chat_history(self, room_id: str, token: str | None) -> list[dict[str, Any]]:
